@@ -1,0 +1,36 @@
+// swift-tools-version: 6.0
+
+import PackageDescription
+
+let package = Package(
+    name: "VersionedCodable",
+    products: [
+        .library(name: "VersionedCodable", targets: ["VersionedCodable"])
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "VersionedCodable"),
+        .executableTarget(
+            name: "versioned-poems",
+            dependencies: ["VersionedCodable"],
+            path: "Examples/VersionedPoems",
+            resources: [.copy("Documents")]
+        ),
+        .testTarget(
+            name: "VersionedCodableTests",
+            dependencies: ["VersionedCodable"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "VersionedCodablePerformanceTests",
+            dependencies: ["VersionedCodable"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A small thread-safe memo of values worked out once per type, such as a type's version
+/// chain or where its spec keeps the version.
+///
+/// Working these out walks metatypes or encodes a spec, which is cheap but not free; decoding
+/// and encoding look them up on every call, so they are kept here.
+final class TypeKeyedCache<Value: Sendable>: @unchecked Sendable {
+    // NSLock rather than `Mutex` so that the package keeps its deployment targets.
+    private let lock = NSLock()
+    private var values: [ObjectIdentifier: Value] = [:]
+
+    init() {}
+
+    func value(for type: Any.Type, orMake make: () -> Value) -> Value {
+        let key = ObjectIdentifier(type)
+        lock.lock()
+        if let value = values[key] {
+            lock.unlock()
+            return value
+        }
+        lock.unlock()
+        // Made outside the lock: making a value may need another cache (a chain needs nothing
+        // else today, but a spec's encoding is user code).
+        let made = make()
+        lock.lock()
+        defer { lock.unlock() }
+        if let value = values[key] {
+            return value
+        }
+        values[key] = made
+        return made
+    }
+
+    func allValues() -> [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Array(values.values)
+    }
+}

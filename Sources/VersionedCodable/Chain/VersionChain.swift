@@ -1,0 +1,173 @@
+
+// `@unchecked` because metatypes are not `Sendable` to the compiler; they are immutable and safe
+// to share between tasks, and nothing else here is mutable.
+/// The versions of a ``VersionedCodable`` type, newest first, as its `PreviousVersion` links
+/// them.
+///
+/// Use it to see which versions a type can read, and to check from a unit test that the chain
+/// is sound, so that a mistake is caught in CI rather than when a user opens an old document:
+///
+/// ```swift
+/// @Test func poemChainIsValid() throws {
+///     try Poem.validateVersionChain()
+///     #expect(VersionChain(for: Poem.self).versions == [4, 3, 2, 1, nil])
+/// }
+/// ```
+///
+/// A chain is sound when every version in it is different and no type appears twice. Decoding
+/// checks this (once per type) and throws ``VersionedDecodingError/invalidVersionChain(_:)``
+/// rather than looping or picking one of two types with the same version.
+public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
+    /// The types of the chain, newest first, ending with the type whose `PreviousVersion` is
+    /// ``NothingEarlier``. A chain that loops ends at the first type that repeats.
+    public let types: [any VersionedCodable.Type]
+
+    /// What is wrong with the chain, or `nil` if it is sound.
+    public let problem: VersionChainProblem?
+
+    /// Lists the chain that ends at `newest`.
+    ///
+    /// - Parameter newest: The current version of a type.
+    public init<Newest: VersionedCodable>(for newest: Newest.Type) {
+        self = VersionChain.cache.value(for: newest) { VersionChain(walkingFrom: newest) }
+    }
+
+    private init(walkingFrom newest: any VersionedCodable.Type) {
+        var types: [any VersionedCodable.Type] = []
+        var seen: Set<ObjectIdentifier> = []
+        var problem: VersionChainProblem?
+        var current = newest
+        while current != NothingEarlier.self {
+            guard seen.insert(ObjectIdentifier(current)).inserted else {
+                problem = .typeAppearsTwice(current, chain: types)
+                break
+            }
+            types.append(current)
+            current = current.previousVersionType
+        }
+        if problem == nil {
+            var firstWithVersion: [Int?: any VersionedCodable.Type] = [:]
+            for type in types {
+                if let earlier = firstWithVersion[type.version] {
+                    problem = .duplicateVersion(type.version, types: [earlier, type])
+                    break
+                }
+                firstWithVersion[type.version] = type
+            }
+        }
+        self.types = types
+        self.problem = problem
+    }
+
+    /// The versions of ``types``, in the same order.
+    public var versions: [Int?] { types.map { $0.version } }
+
+    /// The newest type, the one the chain was listed for.
+    public var newest: any VersionedCodable.Type { types[0] }
+
+    /// The oldest type: the one whose `PreviousVersion` is ``NothingEarlier``.
+    public var oldest: any VersionedCodable.Type { types[types.count - 1] }
+
+    /// Throws if the chain is not sound.
+    ///
+    /// - Throws: ``VersionedDecodingError/invalidVersionChain(_:)`` describing the problem.
+    public func validate() throws {
+        if let problem {
+            throw VersionedDecodingError.invalidVersionChain(problem)
+        }
+    }
+
+    /// The chain as `Poem (4) → PoemV3 (3) → … → PoemV0 (nil)`.
+    public var description: String {
+        types.map { "\($0) (\(describeVersion($0.version)))" }.joined(separator: " → ")
+    }
+
+    /// Throws the error a decoder should report for a document stored with `storedVersion`, or
+    /// returns if a type in the chain has that version.
+    @usableFromInline
+    func checkCanDecode(storedVersion: Int?) throws {
+        if let problem {
+            throw VersionedDecodingError.invalidVersionChain(problem)
+        }
+        for type in types where type.version == storedVersion {
+            return
+        }
+        if let storedVersion, let newestKnown = versions.compactMap({ $0 }).max(), storedVersion > newestKnown {
+            throw VersionedDecodingError.documentVersionTooNew(found: storedVersion, newest: newest)
+        }
+        throw VersionedDecodingError.unsupportedVersion(tried: oldest)
+    }
+
+    /// Checks that `version` is in the chain, for writing an older version.
+    func checkCanEncode(asVersion version: Int?) throws {
+        if let problem {
+            throw VersionedDecodingError.invalidVersionChain(problem)
+        }
+        guard types.contains(where: { $0.version == version }) else {
+            throw VersionedEncodingError.versionNotInChain(version, chain: self)
+        }
+    }
+
+    static let cache = TypeKeyedCache<VersionChain>()
+
+    /// The chains listed so far that end at `oldest`, for describing an error that names only
+    /// the oldest type.
+    static func knownChains(endingAt oldest: any VersionedCodable.Type) -> [VersionChain] {
+        cache.allValues().filter { $0.problem == nil && $0.oldest == oldest }
+    }
+}
+
+// `@unchecked` because metatypes are not `Sendable` to the compiler; they are immutable and safe
+// to share between tasks, and nothing else here is mutable.
+/// What makes a ``VersionChain`` unsound.
+public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringConvertible {
+    /// Two types in the chain have the same version, so a document of that version could be
+    /// either.
+    case duplicateVersion(Int?, types: [any VersionedCodable.Type])
+
+    /// A type is its own ancestor: following `PreviousVersion` from the newest type comes back
+    /// to it. `chain` lists the types up to the repeat.
+    case typeAppearsTwice(any VersionedCodable.Type, chain: [any VersionedCodable.Type])
+
+    /// A sentence that names the types involved.
+    public var description: String {
+        switch self {
+        case .duplicateVersion(let version, let types):
+            let names = types.map { "\($0)" }.joined(separator: " and ")
+            return "\(names) both have version \(describeVersion(version)); each version in a chain must be unique."
+        case .typeAppearsTwice(let type, let chain):
+            let names = (chain.map { "\($0)" } + ["\(type)"]).joined(separator: " → ")
+            return "\(type) appears twice in its version chain (\(names)); PreviousVersion must lead to NothingEarlier."
+        }
+    }
+
+    public static func == (lhs: VersionChainProblem, rhs: VersionChainProblem) -> Bool {
+        switch (lhs, rhs) {
+        case (.duplicateVersion(let v1, let t1), .duplicateVersion(let v2, let t2)):
+            return v1 == v2 && t1.elementsEqual(t2, by: ==)
+        case (.typeAppearsTwice(let t1, let c1), .typeAppearsTwice(let t2, let c2)):
+            return t1 == t2 && c1.elementsEqual(c2, by: ==)
+        default:
+            return false
+        }
+    }
+}
+
+extension VersionedCodable {
+    /// Throws if this type's version chain repeats a version or a type.
+    ///
+    /// Call it from a unit test for each of your versioned types. Decoding performs the same
+    /// check, so a bad chain never decodes silently wrong, but a test finds it before a
+    /// document does.
+    ///
+    /// - Throws: ``VersionedDecodingError/invalidVersionChain(_:)`` naming the types involved.
+    public static func validateVersionChain() throws {
+        try VersionChain(for: Self.self).validate()
+    }
+
+    static var previousVersionType: any VersionedCodable.Type { PreviousVersion.self }
+}
+
+func describeVersion(_ version: Int?) -> String {
+    version.map(String.init) ?? "nil"
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+extension PropertyListDecoder {
+    /// Decodes a versioned document into its current version.
+    ///
+    /// The version stored in the document selects the historical type to decode; the value is
+    /// then migrated step by step up to `expectedType`. The document is parsed once, and the
+    /// decoder's strategies and `userInfo` apply to the version and to every field.
+    ///
+    /// ```swift
+    /// let poem = try PropertyListDecoder().decode(versioned: Poem.self, from: data)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - expectedType: The current version of the type.
+    ///   - data: The encoded document, of any version in the type's chain.
+    /// - Returns: The document as `expectedType`.
+    /// - Throws: `DecodingError` when the data is malformed, `VersionedDecodingError` when its
+    ///   version is not in the chain, and any error a migration step throws.
+    public func decode<ExpectedType: VersionedCodable>(
+        versioned expectedType: ExpectedType.Type,
+        from data: Data
+    ) throws -> ExpectedType {
+        try decode(Versioned<ExpectedType>.self, from: data).wrappedValue
+    }
+
+    /// Decodes a versioned document and tells which version it was stored as.
+    ///
+    /// Use it to upgrade stored documents as they are read: when
+    /// `Versioned/wasMigrated` is `true`, write the value back.
+    ///
+    /// ```swift
+    /// let read = try PropertyListDecoder().decodeWithStoredVersion(Poem.self, from: data)
+    /// if read.wasMigrated {
+    ///     try save(PropertyListEncoder().encode(versioned: read.wrappedValue))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - expectedType: The current version of the type.
+    ///   - data: The encoded document, of any version in the type's chain.
+    /// - Returns: The migrated value with the version it was stored as.
+    /// - Throws: The same errors as `decode(versioned:from:)`.
+    public func decodeWithStoredVersion<ExpectedType: VersionedCodable>(
+        _ expectedType: ExpectedType.Type,
+        from data: Data
+    ) throws -> Versioned<ExpectedType> {
+        try decode(Versioned<ExpectedType>.self, from: data)
+    }
+}

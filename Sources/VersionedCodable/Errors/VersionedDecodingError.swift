@@ -1,0 +1,77 @@
+import Foundation
+
+// `@unchecked` because metatypes are not `Sendable` to the compiler; they are immutable and safe
+// to share between tasks, and nothing else here is mutable.
+/// A problem that stops a versioned document from decoding.
+///
+/// Decoding a ``VersionedCodable`` type can also throw any `DecodingError` that decoding a
+/// plain `Codable` type throws, for example when the document is not valid JSON or a field has
+/// the wrong type. Errors thrown by a migration step reach the caller unchanged.
+public enum VersionedDecodingError: Error, @unchecked Sendable {
+    /// A migration step found a field whose old value has no place in the new model.
+    ///
+    /// Throw it from ``VersionedCodable/init(from:)-(PreviousVersion)`` with a context that names the field:
+    ///
+    /// ```swift
+    /// init(from old: PoemV2) throws {
+    ///     guard let rating = Rating(rawValue: old.rating) else {
+    ///         throw VersionedDecodingError.fieldNoLongerValid(
+    ///             DecodingError.Context(codingPath: [], debugDescription: "Unknown rating \(old.rating)"))
+    ///     }
+    ///     self.rating = rating
+    /// }
+    /// ```
+    case fieldNoLongerValid(DecodingError.Context)
+
+    /// No type in the chain has the document's version. `tried` is the oldest type that was
+    /// tried: the one whose `PreviousVersion` is ``NothingEarlier``.
+    case unsupportedVersion(tried: any VersionedCodable.Type)
+
+    /// The document was written by a newer version of the type than any this program knows.
+    ///
+    /// `found` is the document's version and `newest` the newest type of the chain: the
+    /// program needs upgrading, or an older version must be written for it (see
+    /// ``VersionedCodable/downgraded()``).
+    case documentVersionTooNew(found: Int, newest: any VersionedCodable.Type)
+
+    /// The version chain repeats a version or a type, so no document can be decoded reliably.
+    case invalidVersionChain(VersionChainProblem)
+
+    /// The `decode` function given to
+    /// ``VersionedCodable/decodeTransparently(from:using:)`` returned a value of another type
+    /// than the one it was asked to decode.
+    case decodeFunctionReturnedWrongType(expected: any Decodable.Type, returned: any Decodable.Type)
+}
+
+extension VersionedDecodingError: CustomStringConvertible, LocalizedError {
+    /// A sentence that says what went wrong and names the types and versions involved.
+    public var description: String {
+        switch self {
+        case .fieldNoLongerValid(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            let location = path.isEmpty ? "" : " at \(path)"
+            return "A field\(location) is no longer valid in the newer version: \(context.debugDescription)"
+        case .unsupportedVersion(let tried):
+            let chains = VersionChain.knownChains(endingAt: tried)
+            if let longest = chains.max(by: { $0.types.count < $1.types.count }) {
+                let supported = longest.versions.map(describeVersion).joined(separator: ", ")
+                return "The document's version is not supported: no type down to \(tried) "
+                    + "(version \(describeVersion(tried.version))) matches it. "
+                    + "The chain \(longest.newest) supports versions \(supported)."
+            }
+            return "The document's version is not supported: no type down to \(tried) "
+                + "(version \(describeVersion(tried.version))) matches it."
+        case .documentVersionTooNew(let found, let newest):
+            let supported = VersionChain(for: newest).versions.map(describeVersion).joined(separator: ", ")
+            return "The document has version \(found), newer than the newest version this program knows "
+                + "(\(newest), version \(describeVersion(newest.version))). Supported versions: \(supported)."
+        case .invalidVersionChain(let problem):
+            return "Invalid version chain: \(problem)"
+        case .decodeFunctionReturnedWrongType(let expected, let returned):
+            return "The decode function was asked for \(expected) but returned a \(returned)."
+        }
+    }
+
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+// `@unchecked` because metatypes are not `Sendable` to the compiler; they are immutable and safe
+// to share between tasks, and nothing else here is mutable.
+/// A problem that stops a versioned value from being encoded.
+///
+/// Encoding never overwrites or drops what the type itself writes: when the version cannot be
+/// written beside the type's fields, encoding throws one of these instead.
+public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
+    /// The type writes its own value at the place where the version goes, for example a
+    /// `version` property at the root under the default ``VersionKeyAtRootVersionPathSpec``.
+    ///
+    /// Rename the property (with a `CodingKeys` entry) or move the version elsewhere with a
+    /// custom ``VersionPathSpec``.
+    case typeHasClashingVersionField
+
+    /// The version's path passes through something the type writes that is not a keyed object
+    /// (an array, a string, `null`), so the version cannot be merged into it.
+    ///
+    /// `codingPath` is the part of the version's path that is not an object; an empty path
+    /// means the type does not encode itself as a keyed object at all.
+    case versionLocationNotAnObject(codingPath: [String])
+
+    /// A value was asked to be written as an older version, but the step down from `from`
+    /// has no ``VersionedCodable/downgraded()`` implementation.
+    case noDowngrade(from: any VersionedCodable.Type)
+
+    /// A downgrade step found data that the older version `in` cannot represent.
+    ///
+    /// Throw it from ``VersionedCodable/downgraded()`` with a context that names the field.
+    case notRepresentable(in: any VersionedCodable.Type, EncodingError.Context)
+
+    /// A value was asked to be written as a version that is not in its chain.
+    case versionNotInChain(Int?, chain: VersionChain)
+
+    public static func == (lhs: VersionedEncodingError, rhs: VersionedEncodingError) -> Bool {
+        switch (lhs, rhs) {
+        case (.typeHasClashingVersionField, .typeHasClashingVersionField):
+            return true
+        case (.versionLocationNotAnObject(let a), .versionLocationNotAnObject(let b)):
+            return a == b
+        case (.noDowngrade(let a), .noDowngrade(let b)):
+            return a == b
+        case (.notRepresentable(let a, let c1), .notRepresentable(let b, let c2)):
+            return a == b && c1.debugDescription == c2.debugDescription
+                && c1.codingPath.map(\.stringValue) == c2.codingPath.map(\.stringValue)
+        case (.versionNotInChain(let a, let c1), .versionNotInChain(let b, let c2)):
+            return a == b && c1.types.elementsEqual(c2.types, by: ==)
+        default:
+            return false
+        }
+    }
+}
+
+extension VersionedEncodingError: CustomStringConvertible, LocalizedError {
+    /// A sentence that says what went wrong and what to do about it.
+    public var description: String {
+        switch self {
+        case .typeHasClashingVersionField:
+            return "The type writes its own value where its VersionPathSpec puts the version. "
+                + "Rename that field or choose another version path; the version is never overwritten silently."
+        case .versionLocationNotAnObject(let path):
+            let place = path.isEmpty ? "the root of the document" : path.joined(separator: ".")
+            return "Cannot write the version: the type writes something other than a keyed object at \(place), "
+                + "where the version's path needs an object."
+        case .noDowngrade(let type):
+            return "\(type) cannot be written as an older version: it does not implement downgraded() "
+                + "to \(type.previousVersionType)."
+        case .notRepresentable(let type, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            let location = path.isEmpty ? "" : " (at \(path))"
+            return "The value cannot be written as \(type)\(location): \(context.debugDescription)"
+        case .versionNotInChain(let version, let chain):
+            return "Version \(describeVersion(version)) is not in the chain \(chain)."
+        }
+    }
+
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,40 @@
+/// Describes where a type's version number lives in its documents.
+///
+/// A spec is a small `Codable` type shaped like the part of the document that holds the
+/// version. Decoding reads the spec from the document and takes the version at
+/// ``keyPathToVersion``; encoding writes `Self(withVersion:)` beside the type's own fields.
+///
+/// The default, ``VersionKeyAtRootVersionPathSpec``, is a `version` key at the root. To keep the
+/// version inside a nested object, describe that object:
+///
+/// ```swift
+/// struct MetadataVersionSpec: VersionPathSpec {
+///     static let keyPathToVersion: KeyPath<Self, Int?> = \Self._metadata.version
+///
+///     init(withVersion version: Int?) {
+///         _metadata = Metadata(version: version)
+///     }
+///
+///     struct Metadata: Codable {
+///         var version: Int?
+///     }
+///     var _metadata: Metadata
+/// }
+/// ```
+///
+/// When encoding, the version is merged into whatever the type writes at the same place, so a
+/// type may keep its own fields in `_metadata` next to the version. A type that writes its own
+/// value at the version's exact path makes encoding throw
+/// ``VersionedEncodingError/typeHasClashingVersionField``.
+///
+/// The spec must write the version as an integer in nested keyed containers (as a synthesized
+/// `Codable` conformance does); then encoding can merge it and detect clashes.
+public protocol VersionPathSpec: Codable {
+    /// The key path from the spec to the version number.
+    static var keyPathToVersion: KeyPath<Self, Int?> { get }
+
+    /// Creates a spec that holds the given version, to be written into a document.
+    ///
+    /// - Parameter version: The version to write, or `nil` for none.
+    init(withVersion version: Int?)
+}

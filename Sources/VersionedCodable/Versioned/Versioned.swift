@@ -1,0 +1,101 @@
+/// A versioned value inside any `Codable` document: decoding it runs its version chain,
+/// encoding it writes its version.
+///
+/// Use `Versioned` where a versioned type is a part of a document rather than the whole of it.
+/// Each part carries its own version and migrates on its own, with any coder, because the work
+/// happens in `init(from:)` and `encode(to:)`:
+///
+/// ```swift
+/// struct Basket: Codable {
+///     @Versioned var featured: Item
+///     var items: [Versioned<Item>]
+///     var previous: Versioned<Item>?
+/// }
+/// ```
+///
+/// A property that is optional and may be missing from the document is written as
+/// `Versioned<Item>?`: synthesized `Codable` skips a missing key or `null` for it, and
+/// leaves it out when it is `nil`.
+///
+/// `Versioned` also tells you which version a value was read from, through the projected value
+/// of a property (`basket.$featured.storedVersion`), so that a program can write back the
+/// documents it had to migrate.
+@propertyWrapper
+public struct Versioned<Value: VersionedCodable> {
+    /// The value, migrated to the current version.
+    public var wrappedValue: Value
+
+    /// The version the value was stored with, as found in the document.
+    ///
+    /// For a value made in code this is the current version, `Value.version`. It keeps the
+    /// version read from the document when ``wrappedValue`` is changed afterwards.
+    public let storedVersion: Int?
+
+    /// The wrapper itself, so that `$property.storedVersion` can be read.
+    public var projectedValue: Versioned<Value> { self }
+
+    /// Whether the value was decoded from an older version and migrated.
+    public var wasMigrated: Bool { storedVersion != Value.version }
+
+    /// Wraps a value made in code; its ``storedVersion`` is the current version.
+    ///
+    /// - Parameter wrappedValue: The value.
+    public init(wrappedValue: Value) {
+        self.wrappedValue = wrappedValue
+        self.storedVersion = Value.version
+    }
+
+    /// Wraps a value made in code; its ``storedVersion`` is the current version.
+    ///
+    /// - Parameter value: The value.
+    public init(_ value: Value) {
+        self.init(wrappedValue: value)
+    }
+
+    @usableFromInline
+    init(decoded value: Value, storedVersion: Int?) {
+        self.wrappedValue = value
+        self.storedVersion = storedVersion
+    }
+}
+
+extension Versioned: Decodable {
+    /// Reads the version through `decoder`, decodes the matching version of `Value` from the
+    /// same decoder, and migrates it to the current version.
+    ///
+    /// - Parameter decoder: The decoder positioned at the versioned value.
+    /// - Throws: `DecodingError` for malformed data, ``VersionedDecodingError`` when the
+    ///   version is not in the chain, and any error a migration step throws.
+    @inlinable
+    public init(from decoder: any Decoder) throws {
+        let (value, storedVersion) = try Value.decodeVersioned(from: decoder)
+        self.init(decoded: value, storedVersion: storedVersion)
+    }
+}
+
+extension Versioned: Encodable {
+    /// Writes the value with its current version at `Value.VersionSpec`'s path.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: ``VersionedEncodingError`` when the value itself writes something where the
+    ///   version goes, and whatever the value's own encoding throws.
+    public func encode(to encoder: any Encoder) throws {
+        try wrappedValue.encodeVersioned(to: encoder)
+    }
+}
+
+extension Versioned: Equatable where Value: Equatable {
+    /// Two wrappers are equal when their values are; the stored version is not compared.
+    public static func == (lhs: Versioned<Value>, rhs: Versioned<Value>) -> Bool {
+        lhs.wrappedValue == rhs.wrappedValue
+    }
+}
+
+extension Versioned: Hashable where Value: Hashable {
+    /// Hashes the value; the stored version is not hashed, as it is not compared.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(wrappedValue)
+    }
+}
+
+extension Versioned: Sendable where Value: Sendable {}

@@ -1,0 +1,364 @@
+/// What a value wrote along the version's path while it was encoded.
+final class VersionPathObserver {
+    enum Finding: Equatable {
+        /// Nothing in the way: the version can be merged in.
+        case clear
+        /// The value wrote something at the version's exact path.
+        case clash
+        /// The value wrote something other than a keyed object at `path[..<depth]`.
+        case notAnObject(depth: Int)
+    }
+
+    let path: [String]
+    /// The real encoder's user info, handed to values that are probed.
+    let userInfo: [CodingUserInfoKey: Any]
+    private(set) var finding = Finding.clear
+
+    init(path: [String], userInfo: [CodingUserInfoKey: Any]) {
+        self.path = path
+        self.userInfo = userInfo
+    }
+
+    func note(_ finding: Finding) {
+        if self.finding == .clear {
+            self.finding = finding
+        }
+    }
+
+    /// Something that is not a keyed object was written at `path[..<depth]`.
+    func wroteNonObject(atDepth depth: Int) {
+        note(depth >= path.count ? .clash : .notAnObject(depth: depth))
+    }
+
+    /// Looks at what a value writes at `path[..<depth]`, without writing anything, by encoding
+    /// it once more into a recording encoder. Only values on the version's path are probed,
+    /// which are small objects such as `_metadata` in practice.
+    func probe<T: Encodable>(_ value: T, atDepth depth: Int) throws {
+        let remaining = path[min(depth, path.count)...]
+        for entry in try ShapeRecording.record(value, userInfo: userInfo) {
+            if entry.path.starts(with: remaining) {
+                // At or inside the version's place.
+                note(.clash)
+            } else if remaining.starts(with: entry.path), entry.kind != .object {
+                note(.notAnObject(depth: depth + entry.path.count))
+            }
+        }
+    }
+
+    func throwIfBlocked() throws {
+        switch finding {
+        case .clear:
+            return
+        case .clash:
+            throw VersionedEncodingError.typeHasClashingVersionField
+        case .notAnObject(let depth):
+            throw VersionedEncodingError.versionLocationNotAnObject(codingPath: Array(path[..<depth]))
+        }
+    }
+}
+
+/// Passes everything through to the real encoder and tells a ``VersionPathObserver`` what is
+/// written along the version's path.
+///
+/// Only the containers on that path are wrapped; every other value goes straight to the real
+/// encoder, so the output is exactly what the type writes without versioning.
+struct ObservingEncoder: Encoder {
+    let base: any Encoder
+    let observer: VersionPathObserver
+    /// How many keys of the version's path lead to this encoder's position.
+    let depth: Int
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if depth >= observer.path.count {
+            observer.note(.clash)
+            return base.container(keyedBy: type)
+        }
+        return KeyedEncodingContainer(
+            ObservingKeyedContainer(base: base.container(keyedBy: type), observer: observer, depth: depth)
+        )
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        observer.wroteNonObject(atDepth: depth)
+        return base.unkeyedContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        ObservingSingleValueContainer(base: base.singleValueContainer(), observer: observer, depth: depth)
+    }
+}
+
+struct ObservingSingleValueContainer: SingleValueEncodingContainer {
+    var base: any SingleValueEncodingContainer
+    let observer: VersionPathObserver
+    let depth: Int
+    var codingPath: [any CodingKey] { base.codingPath }
+
+    private func wroteLeaf() {
+        observer.wroteNonObject(atDepth: depth)
+    }
+
+    mutating func encodeNil() throws {
+        wroteLeaf()
+        try base.encodeNil()
+    }
+    mutating func encode(_ value: Bool) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: String) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: Double) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: Float) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: Int) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: Int8) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: Int16) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: Int32) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: Int64) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: UInt) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: UInt8) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: UInt16) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: UInt32) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+    mutating func encode(_ value: UInt64) throws {
+        wroteLeaf()
+        try base.encode(value)
+    }
+
+    /// A type that encodes itself through another value (a wrapper that forwards to a nested
+    /// struct) is looked into, since what the inner value writes stands at this position.
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try observer.probe(value, atDepth: depth)
+        try base.encode(value)
+    }
+}
+
+struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    var base: KeyedEncodingContainer<Key>
+    let observer: VersionPathObserver
+    /// This container stands at `path[..<depth]`; `path[depth]` is the key to watch.
+    let depth: Int
+
+    var codingPath: [any CodingKey] { base.codingPath }
+
+    @inline(__always)
+    private func isOnPath(_ key: Key) -> Bool {
+        key.stringValue == observer.path[depth]
+    }
+
+    /// A single value written at `key`.
+    @inline(__always)
+    private func wroteLeaf(at key: Key) {
+        if isOnPath(key) {
+            observer.wroteNonObject(atDepth: depth + 1)
+        }
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encodeNil(forKey: key)
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Int8, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Int16, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Int32, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        wroteLeaf(at: key)
+        try base.encode(value, forKey: key)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if isOnPath(key) {
+            try observer.probe(value, atDepth: depth + 1)
+        }
+        try base.encode(value, forKey: key)
+    }
+
+    // `encodeIfPresent` writes nothing for `nil`, so a `nil` optional at the version's path is
+    // not a clash; the real container keeps its own handling of optionals.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        if value != nil { wroteLeaf(at: key) }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value, isOnPath(key) {
+            try observer.probe(value, atDepth: depth + 1)
+        }
+        try base.encodeIfPresent(value, forKey: key)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        let nested = base.nestedContainer(keyedBy: keyType, forKey: key)
+        guard isOnPath(key) else {
+            return nested
+        }
+        guard depth + 1 < observer.path.count else {
+            observer.note(.clash)
+            return nested
+        }
+        return KeyedEncodingContainer(ObservingKeyedContainer<NestedKey>(base: nested, observer: observer, depth: depth + 1))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        if isOnPath(key) {
+            observer.wroteNonObject(atDepth: depth + 1)
+        }
+        return base.nestedUnkeyedContainer(forKey: key)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let encoder = base.superEncoder()
+        guard observer.path[depth] == "super" else {
+            return encoder
+        }
+        return ObservingEncoder(base: encoder, observer: observer, depth: depth + 1)
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        let encoder = base.superEncoder(forKey: key)
+        guard isOnPath(key) else {
+            return encoder
+        }
+        return ObservingEncoder(base: encoder, observer: observer, depth: depth + 1)
+    }
+}

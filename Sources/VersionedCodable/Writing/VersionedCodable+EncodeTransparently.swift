@@ -1,0 +1,57 @@
+import Foundation
+
+extension VersionedCodable {
+    /// Encodes the value with its version, through an encoding function you provide.
+    ///
+    /// Use it to add versioned encoding to a coder that this package does not extend. `encode`
+    /// is called once with a wrapper whose `encode(to:)` writes the value's fields and then its
+    /// type's ``VersionedCodable/version`` at the path of ``VersionedCodable/VersionSpec``,
+    /// merged into any object the type writes there.
+    ///
+    /// ```swift
+    /// extension YAMLEncoder {
+    ///     func encode(versioned value: some VersionedCodable) throws -> String {
+    ///         try value.encodeTransparently { try self.encode($0) }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter encode: A function that encodes the value it is given.
+    /// - Returns: What `encode` returns.
+    /// - Throws: Whatever `encode` throws, including ``VersionedEncodingError`` when the type
+    ///   writes its own value where the version goes: that error is thrown while `encode`
+    ///   runs.
+    public func encodeTransparently(using encode: (any Encodable) throws -> Data) rethrows -> Data {
+        try encode(Versioned(self))
+    }
+
+    /// Encodes the value as an older version of its type, through an encoding function you
+    /// provide, for readers that only know that version.
+    ///
+    /// The value is turned into each previous version in turn with
+    /// ``VersionedCodable/downgraded()`` until it reaches the type whose version is `version`,
+    /// and that value is written with its own version and version path.
+    ///
+    /// - Parameters:
+    ///   - version: The version to write. It must be in the type's chain.
+    ///   - encode: A function that encodes the value it is given.
+    /// - Returns: What `encode` returns.
+    /// - Throws: Whatever `encode` throws, and ``VersionedEncodingError`` when `version` is not
+    ///   in the chain, a step has no downgrade, or a step cannot represent the value.
+    public func encodeTransparently(
+        asVersion version: Int?,
+        using encode: (any Encodable) throws -> Data
+    ) rethrows -> Data {
+        try encode(OlderVersionWriting(value: self, version: version))
+    }
+}
+
+/// Writes a value as an older version of its type.
+struct OlderVersionWriting<Value: VersionedCodable>: Encodable {
+    let value: Value
+    let version: Int?
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encodeVersioned(asVersion: version, to: encoder)
+    }
+}
