@@ -5,20 +5,21 @@ import PackageDescription
 let package = Package(
     name: "VersionedCodable",
     products: [
-        .library(name: "VersionedCodable", targets: ["VersionedCodable"])
+        .library(name: "VersionedCodable", targets: ["VersionedCodable"]),
+        .executable(name: "versioned-poems", targets: ["VersionedPoems"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "VersionedCodable"),
         .executableTarget(
-            name: "versioned-poems",
+            name: "VersionedPoems",
             dependencies: ["VersionedCodable"],
             path: "Examples/VersionedPoems",
             resources: [.copy("Documents")]
         ),
         .testTarget(
             name: "VersionedCodableTests",
-            dependencies: ["VersionedCodable"],
+            dependencies: ["VersionedCodable", "VersionedPoems"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
