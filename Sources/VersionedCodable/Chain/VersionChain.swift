@@ -63,10 +63,13 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     public var versions: [Int?] { types.map { $0.version } }
 
     /// The newest type, the one the chain was listed for.
-    public var newest: any VersionedCodable.Type { types[0] }
+    ///
+    /// The chain of ``NothingEarlier`` itself has no types; its newest and oldest type is
+    /// ``NothingEarlier``.
+    public var newest: any VersionedCodable.Type { types.first ?? NothingEarlier.self }
 
     /// The oldest type: the one whose `PreviousVersion` is ``NothingEarlier``.
-    public var oldest: any VersionedCodable.Type { types[types.count - 1] }
+    public var oldest: any VersionedCodable.Type { types.last ?? NothingEarlier.self }
 
     /// Throws if the chain is not sound.
     ///
@@ -90,6 +93,11 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
             throw VersionedDecodingError.invalidVersionChain(problem)
         }
         for type in types where type.version == storedVersion {
+            return
+        }
+        if types.isEmpty {
+            // Decoding NothingEarlier (or Never's empty chain): let its own init(from:) throw
+            // the type mismatch that a plain decode of it throws.
             return
         }
         if let storedVersion, let newestKnown = versions.compactMap({ $0 }).max(), storedVersion > newestKnown {
