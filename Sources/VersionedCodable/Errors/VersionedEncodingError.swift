@@ -33,6 +33,8 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     /// A value was asked to be written as a version that is not in its chain.
     case versionNotInChain(Int?, chain: VersionChain)
 
+    /// Two errors are equal when they are the same case with the same types and versions;
+    /// contexts are compared by coding path and debug description.
     public static func == (lhs: VersionedEncodingError, rhs: VersionedEncodingError) -> Bool {
         switch (lhs, rhs) {
         case (.typeHasClashingVersionField, .typeHasClashingVersionField):

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import VersionedCodable
+import VersionedPoems
+
+@Suite("Listing and validating a version chain")
+struct VersionChainTests {
+    struct LoopA: VersionedCodable {
+        static let version: Int? = 2
+        typealias PreviousVersion = LoopB
+        init(from old: LoopB) throws {}
+    }
+    struct LoopB: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = LoopA
+        init(from old: LoopA) throws {}
+    }
+    struct SelfLoop: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = SelfLoop
+        init(from old: SelfLoop) throws {}
+    }
+    struct TwinOld: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var old: Int
+    }
+    struct TwinNew: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = TwinOld
+        var new: Int
+        init(from old: TwinOld) throws { new = old.old }
+    }
+
+    @Test("The chain lists types and versions newest first")
+    func listsChain() {
+        let chain = VersionChain(for: Poem.self)
+        #expect(chain.versions == [4, 3, 2, 1, nil])
+        #expect(chain.types.map { "\($0)" } == ["Poem", "PoemV3", "PoemV2", "PoemV1", "PoemV0"])
+        #expect(isSameType(chain.newest, Poem.self))
+        #expect(isSameType(chain.oldest, PoemV0.self))
+        #expect(chain.problem == nil)
+        #expect("\(chain)" == "Poem (4) → PoemV3 (3) → PoemV2 (2) → PoemV1 (1) → PoemV0 (nil)")
+        #expect(throws: Never.self) { try Poem.validateVersionChain() }
+    }
+
+    @Test("A loop between two types is reported, naming them, instead of recursing forever")
+    func loopIsReported() throws {
+        let chain = VersionChain(for: LoopA.self)
+        guard case .typeAppearsTwice(let type, let path)? = chain.problem else {
+            Issue.record("expected a loop, got \(String(describing: chain.problem))")
+            return
+        }
+        #expect(isSameType(type, LoopA.self))
+        #expect(path.map { "\($0)" } == ["LoopA", "LoopB"])
+        let error = #expect(throws: VersionedDecodingError.self) { try LoopA.validateVersionChain() }
+        #expect("\(error!)".contains("LoopA appears twice"))
+        #expect("\(error!)".contains("LoopA → LoopB → LoopA"))
+        // Decoding a version no type has would walk the loop forever; it throws instead.
+        #expect(throws: VersionedDecodingError.self) {
+            try JSONDecoder().decode(versioned: LoopA.self, from: Data(#"{"version": 7}"#.utf8))
+        }
+        #expect(throws: VersionedDecodingError.self) {
+            try JSONDecoder().decode(versioned: LoopA.self, from: Data(#"{"version": 2}"#.utf8))
+        }
+    }
+
+    @Test("A type that is its own previous version is a loop")
+    func selfLoopIsReported() throws {
+        #expect(throws: VersionedDecodingError.invalidVersionChain(.typeAppearsTwice(SelfLoop.self, chain: [SelfLoop.self]))) {
+            try SelfLoop.validateVersionChain()
+        }
+        #expect(throws: VersionedDecodingError.self) {
+            try PropertyListDecoder().decode(versioned: SelfLoop.self, from: PropertyListEncoder().encode(["version": 3]))
+        }
+    }
+
+    @Test("Two types with one version are reported instead of one being picked silently")
+    func duplicateVersionIsReported() throws {
+        let chain = VersionChain(for: TwinNew.self)
+        #expect(chain.problem == .duplicateVersion(1, types: [TwinNew.self, TwinOld.self]))
+        let error = #expect(throws: VersionedDecodingError.self) {
+            try JSONDecoder().decode(versioned: TwinNew.self, from: Data(#"{"version": 1, "new": 1, "old": 2}"#.utf8))
+        }
+        let description = "\(error!)"
+        #expect(description.contains("TwinNew and TwinOld both have version 1"))
+    }
+
+    @Test("Validation errors compare equal only for the same problem")
+    func problemsCompare() {
+        #expect(VersionChainProblem.duplicateVersion(1, types: [TwinNew.self]) != .duplicateVersion(2, types: [TwinNew.self]))
+        #expect(VersionChainProblem.duplicateVersion(1, types: [TwinNew.self]) != .typeAppearsTwice(TwinNew.self, chain: []))
+    }
+}
