@@ -6,11 +6,13 @@ let package = Package(
     name: "VersionedCodable",
     products: [
         .library(name: "VersionedCodable", targets: ["VersionedCodable"]),
+        .library(name: "VersionedCodableTesting", targets: ["VersionedCodableTesting"]),
         .executable(name: "versioned-poems", targets: ["VersionedPoems"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "VersionedCodable"),
+        .target(name: "VersionedCodableTesting", dependencies: ["VersionedCodable"]),
         .executableTarget(
             name: "VersionedPoems",
             dependencies: ["VersionedCodable"],
@@ -20,6 +22,11 @@ let package = Package(
         .testTarget(
             name: "VersionedCodableTests",
             dependencies: ["VersionedCodable", "VersionedPoems"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "VersionedCodableTestingTests",
+            dependencies: ["VersionedCodable", "VersionedCodableTesting"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
