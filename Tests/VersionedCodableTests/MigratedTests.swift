@@ -367,7 +367,7 @@ struct MigratedTests {
         #expect((Migrated<String>.self as Any.Type) is any Encodable.Type)
         #expect(!((Migrated<String>.self as Any.Type) is any Decodable.Type))
         #expect(!((Migrated<Int?>.self as Any.Type) is any Decodable.Type))
-        // Only Encodable and MigrationTarget values, such as a type with no Codable at all, are neither.
+        // A value that is not Codable at all leaves the wrapper with only the conformances it has.
         #expect(!((Migrated<NegativeDays>.self as Any.Type) is any Encodable.Type))
         #expect(!((Migrated<NegativeDays>.self as Any.Type) is any Hashable.Type))
         #expect((Migrated<NegativeDays>.self as Any.Type) is any Equatable.Type)
