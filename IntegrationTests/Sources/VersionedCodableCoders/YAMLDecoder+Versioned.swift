@@ -17,15 +17,17 @@ extension YAMLDecoder {
     ///   - expectedType: The current version of the type.
     ///   - data: The YAML document, of any version in the type's chain, in UTF-8.
     /// - Returns: The document as `expectedType`.
-    /// - Throws: `DecodingError` or `YamlError` when the YAML is malformed,
-    ///   `VersionedDecodingError` when its version is not in the chain, and any error a
-    ///   migration step throws.
+    /// - Throws: `DecodingError` when the YAML is malformed, `VersionedDecodingError` when its
+    ///   version is not in the chain, and any error a migration step throws, unwrapped from the
+    ///   `DecodingError` that Yams puts around it.
     public func decode<ExpectedType: VersionedCodable>(
         versioned expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> ExpectedType {
-        try ExpectedType.decodeTransparently(from: data) { type, data in
-            try self.decode(type, from: data)
+        try Self.unwrappingTypeErrors {
+            try ExpectedType.decodeTransparently(from: data) { type, data in
+                try self.decode(type, from: data)
+            }
         }
     }
 
@@ -64,6 +66,23 @@ extension YAMLDecoder {
         _ expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> Versioned<ExpectedType> {
-        try decode(Versioned<ExpectedType>.self, from: data)
+        try Self.unwrappingTypeErrors {
+            try decode(Versioned<ExpectedType>.self, from: data)
+        }
+    }
+
+    /// Yams wraps every error that is not a `DecodingError` in
+    /// `DecodingError.dataCorrupted("The given data was not valid YAML.")`, including
+    /// `VersionedDecodingError` and the errors of migration steps, which callers match on.
+    /// Those are handed back as they were thrown; errors of Yams's own parser stay wrapped.
+    private static func unwrappingTypeErrors<T>(_ decode: () throws -> T) throws -> T {
+        do {
+            return try decode()
+        } catch DecodingError.dataCorrupted(let context)
+            where context.codingPath.isEmpty && context.underlyingError != nil
+            && !(context.underlyingError is YamlError)
+        {
+            throw context.underlyingError!
+        }
     }
 }

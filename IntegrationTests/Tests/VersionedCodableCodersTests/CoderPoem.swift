@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+import VersionedCodable
+
+// The poem every coder is tested with: four versions, the oldest written before versioning.
+// The names start with `Coder` so that they stay unique in the test module.
+
+struct CoderPoemV0: VersionedCodable, Equatable {
+    static let version: Int? = nil
+    typealias PreviousVersion = NothingEarlier
+    var author: String
+    var text: String
+}
+
+struct CoderPoemV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = CoderPoemV0
+    var author: String
+    var lines: [String]
+
+    init(from old: CoderPoemV0) {
+        author = old.author
+        lines = old.text.components(separatedBy: "\n")
+    }
+}
+
+struct CoderPoemV2: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = CoderPoemV1
+    var author: String
+    var lines: [String]
+    var rating: String
+
+    init(from old: CoderPoemV1) {
+        author = old.author
+        lines = old.lines
+        rating = "meh"
+    }
+}
+
+struct CoderPoem: VersionedCodable, Equatable {
+    static let version: Int? = 3
+    typealias PreviousVersion = CoderPoemV2
+
+    struct Author: Codable, Equatable {
+        var name: String
+        var born: Int?
+    }
+
+    enum Rating: String, Codable {
+        case love, meh, hate
+    }
+
+    var author: Author
+    var lines: [String]
+    var rating: Rating
+
+    init(author: Author, lines: [String], rating: Rating) {
+        self.author = author
+        self.lines = lines
+        self.rating = rating
+    }
+
+    init(from old: CoderPoemV2) throws {
+        guard let rating = Rating(rawValue: old.rating) else {
+            throw VersionedDecodingError.fieldNoLongerValid(
+                DecodingError.Context(codingPath: [], debugDescription: "Unknown rating \(old.rating)")
+            )
+        }
+        author = Author(name: old.author, born: nil)
+        lines = old.lines
+        self.rating = rating
+    }
+}
+
+/// One stored fixture, in every format, with the poem it must decode to.
+struct CoderPoemFixture: CustomTestStringConvertible, Sendable {
+    let name: String
+    let storedVersion: Int?
+    let expected: CoderPoem
+
+    var testDescription: String { name }
+
+    func data(_ format: String) throws -> Data {
+        guard let url = Bundle.module.url(forResource: name, withExtension: format, subdirectory: "Fixtures")
+        else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name).\(format)"])
+        }
+        return try Data(contentsOf: url)
+    }
+
+    static let all = [
+        CoderPoemFixture(
+            name: "poem-none",
+            storedVersion: nil,
+            expected: CoderPoem(
+                author: .init(name: "Ann"),
+                lines: ["Roses are red", "Violets are blue"],
+                rating: .meh
+            )
+        ),
+        CoderPoemFixture(
+            name: "poem-v1",
+            storedVersion: 1,
+            expected: CoderPoem(author: .init(name: "Bo"), lines: ["One line"], rating: .meh)
+        ),
+        CoderPoemFixture(
+            name: "poem-v2",
+            storedVersion: 2,
+            expected: CoderPoem(author: .init(name: "Cy"), lines: ["first", "second"], rating: .love)
+        ),
+        CoderPoemFixture(
+            name: "poem-v3",
+            storedVersion: 3,
+            expected: CoderPoem(author: .init(name: "Di", born: 1950), lines: ["x", "y", "z"], rating: .hate)
+        ),
+    ]
+}
+
+extension CoderPoem.Author {
+    init(name: String) {
+        self.init(name: name, born: nil)
+    }
+}
+
+/// Keeps the version in `_metadata`, beside fields the type writes there itself.
+struct CoderMetadataVersionSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata.version }
+
+    struct Metadata: Codable {
+        var version: Int?
+    }
+
+    var _metadata: Metadata
+
+    init(withVersion version: Int?) {
+        _metadata = Metadata(version: version)
+    }
+}
+
+/// Writes `_metadata.editor` where its spec writes `_metadata.version`.
+struct CoderEditedNote: VersionedCodable, Equatable {
+    static let version: Int? = 4
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = CoderMetadataVersionSpec
+
+    struct Metadata: Codable, Equatable {
+        var editor: String
+    }
+
+    var title: String
+    var _metadata: Metadata
+}
+
+/// Keeps its version in `_metadata`, an object it never writes itself.
+struct CoderFiledNote: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = CoderMetadataVersionSpec
+
+    var title: String
+}
+
+/// Has a `version` property of its own where the default spec puts the version.
+struct CoderClashingNote: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var version: Int
+    var title: String
+}
+
+/// A plain `Codable` document that holds versioned parts.
+struct CoderAnthology: Codable, Equatable {
+    var title: String
+    @Versioned var featured: CoderPoem
+    var poems: [Versioned<CoderPoem>]
+}
