@@ -39,10 +39,18 @@ extension JSONEncoder {
     }
 
     private func encodeOpened<Value: VersionedCodable>(_ value: Value) throws -> Data {
-        try encode(Versioned(value))
+        do {
+            return try encode(Versioned(value))
+        } catch {
+            throw VersionedEncodingError.unwrapped(from: error)
+        }
     }
 
     private func encodeOpened<Value: VersionedCodable>(_ value: Value, asVersion version: Int?) throws -> Data {
-        try encode(OlderVersionWriting(value: value, version: version))
+        do {
+            return try encode(OlderVersionWriting(value: value, version: version))
+        } catch {
+            throw VersionedEncodingError.unwrapped(from: error)
+        }
     }
 }

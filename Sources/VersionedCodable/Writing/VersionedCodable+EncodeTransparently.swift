@@ -22,7 +22,11 @@ extension VersionedCodable {
     ///   writes its own value where the version goes: that error is thrown while `encode`
     ///   runs.
     public func encodeTransparently(using encode: (any Encodable) throws -> Data) rethrows -> Data {
-        try encode(Versioned(self))
+        do {
+            return try encode(Versioned(self))
+        } catch {
+            throw VersionedEncodingError.unwrapped(from: error)
+        }
     }
 
     /// Encodes the value as an older version of its type, through an encoding function you
@@ -42,7 +46,11 @@ extension VersionedCodable {
         asVersion version: Int?,
         using encode: (any Encodable) throws -> Data
     ) rethrows -> Data {
-        try encode(OlderVersionWriting(value: self, version: version))
+        do {
+            return try encode(OlderVersionWriting(value: self, version: version))
+        } catch {
+            throw VersionedEncodingError.unwrapped(from: error)
+        }
     }
 }
 
@@ -53,5 +61,20 @@ struct OlderVersionWriting<Value: VersionedCodable>: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         try value.encodeVersioned(asVersion: version, to: encoder)
+    }
+}
+
+extension VersionedEncodingError {
+    /// Some encoders (`PropertyListEncoder` among them) wrap an error thrown while encoding the
+    /// top-level value in `EncodingError.invalidValue`. A versioning error is the caller's to
+    /// handle by its case, so it is taken out of that wrapper; every other error is left as it
+    /// is.
+    static func unwrapped(from error: any Error) -> any Error {
+        if case EncodingError.invalidValue(_, let context) = error,
+            let versioningError = context.underlyingError as? VersionedEncodingError
+        {
+            return versioningError
+        }
+        return error
     }
 }
