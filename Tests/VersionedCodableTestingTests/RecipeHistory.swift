@@ -32,6 +32,7 @@ struct RecipeV1: VersionedCodable, Equatable {
     }
 }
 
+/// Version 2 added the number of servings. It was `Recipe` until version 3 shipped.
 struct RecipeV2: VersionedCodable, Equatable {
     static let version: Int? = 2
     typealias PreviousVersion = RecipeV1
@@ -53,6 +54,7 @@ struct RecipeV2: VersionedCodable, Equatable {
     }
 }
 
+/// Today's recipe: version 3 gave each ingredient an optional weight.
 struct Recipe: VersionedCodable, Equatable {
     static let version: Int? = 3
     typealias PreviousVersion = RecipeV2
