@@ -75,7 +75,10 @@ struct CoderConfigurationTests {
                 == #"{"event_title":"Launch","organiser":"Ada","schema_version":2,"starts_at":"2023-11-14T22:13:20Z"}"#
         )
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let pretty = String(decoding: try encoder.encode(versioned: Event(eventTitle: "L", startsAt: Self.start, organiser: nil)), as: UTF8.self)
+        let pretty = String(
+            decoding: try encoder.encode(versioned: Event(eventTitle: "L", startsAt: Self.start, organiser: nil)),
+            as: UTF8.self
+        )
         #expect(pretty.contains("\n  \"schema_version\" : 2"))
     }
 
@@ -83,7 +86,9 @@ struct CoderConfigurationTests {
     func userInfoReachesTheType() throws {
         let decoder = JSONDecoder()
         decoder.userInfo[Self.userInfoKey] = "Grace"
-        #expect(try decoder.decode(versioned: Configured.self, from: Data(#"{"version": 1}"#.utf8)).organiser == "Grace")
+        #expect(
+            try decoder.decode(versioned: Configured.self, from: Data(#"{"version": 1}"#.utf8)).organiser == "Grace"
+        )
         let plistDecoder = PropertyListDecoder()
         plistDecoder.userInfo[Self.userInfoKey] = "Lin"
         let plist = try PropertyListEncoder().encode(["version": 1])

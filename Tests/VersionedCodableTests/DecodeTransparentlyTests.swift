@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import VersionedCodable
-import VersionedPoems
+
+@testable import VersionedPoems
 
 @Suite("Any coder through decodeTransparently and encodeTransparently")
 struct DecodeTransparentlyTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import VersionedCodable
-import VersionedPoems
+
+@testable import VersionedPoems
 
 @Suite("Writing older versions for older readers")
 struct DowngradeTests {

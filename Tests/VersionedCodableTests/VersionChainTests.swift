@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import VersionedCodable
-import VersionedPoems
+
+@testable import VersionedPoems
 
 @Suite("Listing and validating a version chain")
 struct VersionChainTests {
@@ -67,11 +68,16 @@ struct VersionChainTests {
 
     @Test("A type that is its own previous version is a loop")
     func selfLoopIsReported() throws {
-        #expect(throws: VersionedDecodingError.invalidVersionChain(.typeAppearsTwice(SelfLoop.self, chain: [SelfLoop.self]))) {
+        #expect(
+            throws: VersionedDecodingError.invalidVersionChain(.typeAppearsTwice(SelfLoop.self, chain: [SelfLoop.self]))
+        ) {
             try SelfLoop.validateVersionChain()
         }
         #expect(throws: VersionedDecodingError.self) {
-            try PropertyListDecoder().decode(versioned: SelfLoop.self, from: PropertyListEncoder().encode(["version": 3]))
+            try PropertyListDecoder().decode(
+                versioned: SelfLoop.self,
+                from: PropertyListEncoder().encode(["version": 3])
+            )
         }
     }
 
@@ -88,7 +94,12 @@ struct VersionChainTests {
 
     @Test("Validation errors compare equal only for the same problem")
     func problemsCompare() {
-        #expect(VersionChainProblem.duplicateVersion(1, types: [TwinNew.self]) != .duplicateVersion(2, types: [TwinNew.self]))
-        #expect(VersionChainProblem.duplicateVersion(1, types: [TwinNew.self]) != .typeAppearsTwice(TwinNew.self, chain: []))
+        #expect(
+            VersionChainProblem.duplicateVersion(1, types: [TwinNew.self])
+                != .duplicateVersion(2, types: [TwinNew.self])
+        )
+        #expect(
+            VersionChainProblem.duplicateVersion(1, types: [TwinNew.self]) != .typeAppearsTwice(TwinNew.self, chain: [])
+        )
     }
 }

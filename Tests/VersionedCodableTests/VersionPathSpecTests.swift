@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VersionedCodable
 
+// snippet: metadata-version-spec
 /// The version under `_metadata.version`, beside whatever else the type keeps in `_metadata`.
 struct MetadataVersionSpec: VersionPathSpec {
     nonisolated(unsafe) static let keyPathToVersion: KeyPath<Self, Int?> = \Self._metadata.version
@@ -15,6 +16,8 @@ struct MetadataVersionSpec: VersionPathSpec {
     }
     var _metadata: Metadata
 }
+
+// end snippet
 
 /// The version under a root key with another name.
 struct SchemaVersionSpec: VersionPathSpec {
@@ -130,7 +133,10 @@ struct VersionPathSpecTests {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Keys.self)
             text = try container.decode(String.self, forKey: .text)
-            editor = try container.nestedContainer(keyedBy: Keys.self, forKey: ._metadata).decode(String.self, forKey: .editor)
+            editor = try container.nestedContainer(keyedBy: Keys.self, forKey: ._metadata).decode(
+                String.self,
+                forKey: .editor
+            )
         }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
@@ -195,7 +201,10 @@ struct VersionPathSpecTests {
         let data = try JSONEncoder().encode(versioned: NoteV1(text: "old"))
         let object = try Self.topLevel(data)
         #expect((object["_metadata"] as? [String: Any])?["version"] as? Int == 1)
-        #expect(try JSONDecoder().decode(versioned: Note.self, from: data) == Note(_metadata: .init(editor: "unknown", tags: []), text: "old"))
+        #expect(
+            try JSONDecoder().decode(versioned: Note.self, from: data)
+                == Note(_metadata: .init(editor: "unknown", tags: []), text: "old")
+        )
     }
 
     @Test("A version three levels deep merges at every level", arguments: encoders().map(\.0))

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import VersionedCodable
-import VersionedPoems
+
+@testable import VersionedPoems
 
 @Suite("Decoding a version chain")
 struct VersionedCodableTests {

@@ -105,7 +105,11 @@ struct VersionedTests {
 
     @Test("Encoding writes every part with its current version and reads back equal")
     func encodesCurrentVersions() throws {
-        let basket = Basket(featured: Self.kettle, items: [Versioned(Self.tea), Versioned(Self.mug)], lastRemoved: Versioned(Self.spoon))
+        let basket = Basket(
+            featured: Self.kettle,
+            items: [Versioned(Self.tea), Versioned(Self.mug)],
+            lastRemoved: Versioned(Self.spoon)
+        )
         #expect(basket.$featured.storedVersion == 3)
         #expect(!basket.$featured.wasMigrated)
         let data = try JSONEncoder().encode(basket)
@@ -120,12 +124,29 @@ struct VersionedTests {
 
     @Test("An optional versioned part may be missing or null, and is left out when nil")
     func optionalPart() throws {
-        let missing = try JSONDecoder().decode(Basket.self, from: Data(#"{"featured": {"version": 3, "title": "A", "price": {"cents": 1, "currency": "EUR"}}, "items": []}"#.utf8))
+        let missing = try JSONDecoder().decode(
+            Basket.self,
+            from: Data(
+                #"{"featured": {"version": 3, "title": "A", "price": {"cents": 1, "currency": "EUR"}}, "items": []}"#
+                    .utf8
+            )
+        )
         #expect(missing.lastRemoved == nil)
-        let null = try JSONDecoder().decode(Basket.self, from: Data(#"{"featured": {"version": 2, "name": "A", "priceInCents": 1}, "items": [], "lastRemoved": null}"#.utf8))
+        let null = try JSONDecoder().decode(
+            Basket.self,
+            from: Data(
+                #"{"featured": {"version": 2, "name": "A", "priceInCents": 1}, "items": [], "lastRemoved": null}"#.utf8
+            )
+        )
         #expect(null.lastRemoved == nil)
         #expect(null.featured.price.cents == 1)
-        let present = try JSONDecoder().decode(Basket.self, from: Data(#"{"featured": {"version": 1, "name": "A"}, "items": [], "lastRemoved": {"version": 1, "name": "B"}}"#.utf8))
+        let present = try JSONDecoder().decode(
+            Basket.self,
+            from: Data(
+                #"{"featured": {"version": 1, "name": "A"}, "items": [], "lastRemoved": {"version": 1, "name": "B"}}"#
+                    .utf8
+            )
+        )
         #expect(present.lastRemoved?.storedVersion == 1)
         #expect(present.lastRemoved?.wrappedValue.title == "B")
         let written = try JSONEncoder().encode(missing)
@@ -135,7 +156,10 @@ struct VersionedTests {
 
     @Test("A too-new version inside a document throws the versioning error unchanged")
     func nestedErrorIsUnchanged() throws {
-        let data = Data(#"{"featured": {"version": 1, "name": "A"}, "items": [{"version": 1, "name": "B"}, {"version": 8, "name": "C"}]}"#.utf8)
+        let data = Data(
+            #"{"featured": {"version": 1, "name": "A"}, "items": [{"version": 1, "name": "B"}, {"version": 8, "name": "C"}]}"#
+                .utf8
+        )
         let error = #expect(throws: VersionedDecodingError.self) {
             try JSONDecoder().decode(Basket.self, from: data)
         }
@@ -144,7 +168,10 @@ struct VersionedTests {
 
     @Test("Equality and hashing compare the values, not the versions they were read from")
     func equalityIgnoresStoredVersion() throws {
-        let read = try JSONDecoder().decode(Versioned<Item>.self, from: Data(#"{"version": 2, "name": "Mug", "priceInCents": 800}"#.utf8))
+        let read = try JSONDecoder().decode(
+            Versioned<Item>.self,
+            from: Data(#"{"version": 2, "name": "Mug", "priceInCents": 800}"#.utf8)
+        )
         let made = Versioned(Self.mug)
         #expect(read.storedVersion == 2)
         #expect(made.storedVersion == 3)

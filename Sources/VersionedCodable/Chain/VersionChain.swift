@@ -1,4 +1,3 @@
-
 // `@unchecked` because metatypes are not `Sendable` to the compiler; they are immutable and safe
 // to share between tasks, and nothing else here is mutable.
 /// The versions of a ``VersionedCodable`` type, newest first, as its `PreviousVersion` links
@@ -100,7 +99,8 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
             // the type mismatch that a plain decode of it throws.
             return
         }
-        if let storedVersion, let newestKnown = versions.compactMap({ $0 }).max(), storedVersion > newestKnown {
+        let newestKnown = versions.compactMap { $0 }.max()
+        if let storedVersion, let newestKnown, storedVersion > newestKnown {
             throw VersionedDecodingError.documentVersionTooNew(found: storedVersion, newest: newest)
         }
         throw VersionedDecodingError.unsupportedVersion(tried: oldest)
@@ -142,13 +142,16 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
         switch self {
         case .duplicateVersion(let version, let types):
             let names = types.map { "\($0)" }.joined(separator: " and ")
-            return "\(names) both have version \(describeVersion(version)); each version in a chain must be unique."
+            let version = describeVersion(version)
+            return "\(names) both have version \(version); each version in a chain must be unique."
         case .typeAppearsTwice(let type, let chain):
             let names = (chain.map { "\($0)" } + ["\(type)"]).joined(separator: " → ")
-            return "\(type) appears twice in its version chain (\(names)); PreviousVersion must lead to NothingEarlier."
+            return "\(type) appears twice in its version chain (\(names)); "
+                + "PreviousVersion must lead to NothingEarlier."
         }
     }
 
+    /// Two problems are equal when they are the same case with the same version and types.
     public static func == (lhs: VersionChainProblem, rhs: VersionChainProblem) -> Bool {
         switch (lhs, rhs) {
         case (.duplicateVersion(let v1, let t1), .duplicateVersion(let v2, let t2)):

@@ -6,7 +6,7 @@
 /// ``PreviousVersion`` and migrates from it in ``init(from:)-(PreviousVersion)``. The oldest version names
 /// ``NothingEarlier`` and needs no migration.
 ///
-/// When you decode with ``Foundation/JSONDecoder/decode(versioned:from:)`` the decoder reads the
+/// When you decode with `JSONDecoder.decode(versioned:from:)` the decoder reads the
 /// version stored in the document, decodes the historical type whose ``version`` matches, and
 /// applies each migration in turn until it reaches the type you asked for. The document is
 /// parsed once.
