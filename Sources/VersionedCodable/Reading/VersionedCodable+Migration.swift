@@ -4,16 +4,38 @@ extension VersionedCodable {
     ///
     /// This is the single pass behind every versioned decode: the document is never parsed
     /// twice, and the decoder's own configuration applies to the version and to every field.
-    @inlinable
+    /// The version and the type share one root keyed container (see ``SharedRootDecoder``), so
+    /// the root object is indexed once, as in a plain decode.
+    @usableFromInline
     static func decodeVersioned(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
-        let storedVersion = try VersionSpec(from: decoder)[keyPath: VersionSpec.keyPathToVersion]
-        try VersionChain(for: Self.self).checkCanDecode(storedVersion: storedVersion)
-        return (try decodeMigrating(storedVersion: storedVersion, from: decoder), storedVersion)
+        if Self.self == NothingEarlier.self {
+            // An empty chain: decoding the stopper itself throws the type mismatch it documents.
+            return (try Self(from: decoder), nil)
+        }
+        let shared = SharedRootDecoder(base: decoder)
+        let storedVersion = try readStoredVersion(from: shared)
+        if !DecodableVersions.of(Self.self).includes(storedVersion) {
+            try VersionChain(for: Self.self).checkCanDecode(storedVersion: storedVersion)
+            throw VersionedDecodingError.unsupportedVersion(tried: VersionChain(for: Self.self).oldest)
+        }
+        if storedVersion == version {
+            return (try Self(from: shared), storedVersion)
+        }
+        return (try decodeMigrating(storedVersion: storedVersion, from: shared), storedVersion)
+    }
+
+    private static func readStoredVersion(from decoder: SharedRootDecoder) throws -> Int? {
+        if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self {
+            // What the default spec's synthesized `init(from:)` does, without building a spec
+            // value and applying its key path.
+            return try decoder.sharedRoot().decodeIfPresent(Int.self, forKey: rootVersionKey)
+        }
+        return try VersionSpec(from: decoder)[keyPath: VersionSpec.keyPathToVersion]
     }
 
     /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates
-    /// the value back up. The caller has checked the chain, so the walk ends.
-    @inlinable
+    /// the value back up. The caller has checked that the chain is sound and has the version,
+    /// so the walk ends at it.
     static func decodeMigrating(storedVersion: Int?, from decoder: any Decoder) throws -> Self {
         if storedVersion == version {
             return try Self(from: decoder)
@@ -24,3 +46,7 @@ extension VersionedCodable {
         return try Self(from: PreviousVersion.decodeMigrating(storedVersion: storedVersion, from: decoder))
     }
 }
+
+/// The default spec's key. The shared root's keys print as synthesized keys do, so an error
+/// about the version reads the same whether or not the spec itself is decoded.
+private let rootVersionKey = ForwardedKey(stringValue: "version")

@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+// Benchmarks live in their own package so that the library itself keeps no dependencies.
+let package = Package(
+    name: "VersionedCodableBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "VersionedCodable", path: ".."),
+        .package(
+            url: "https://github.com/ordo-one/package-benchmark",
+            from: "1.38.1",
+            traits: ["MallocInterposer"]
+        ),
+        // The same interposer package-benchmark uses, for the ratio report's allocation counts.
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
+    ],
+    targets: [
+        // The documents, types and plain floors shared by the benchmarks and the ratio report.
+        .target(
+            name: "BenchmarkDocuments",
+            // By product name: the root package's identity is its folder's name, which differs
+            // between checkouts.
+            dependencies: [.product(name: "VersionedCodable", package: "VersionedCodable")]
+        ),
+        .executableTarget(
+            name: "VersionedDecoding",
+            dependencies: [
+                "BenchmarkDocuments",
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/VersionedDecoding",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
+            name: "ratio-report",
+            dependencies: [
+                "BenchmarkDocuments",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,284 @@
+/// A decoder that hands one root keyed container to both the version spec and the versioned
+/// type.
+///
+/// Reading the version and then the type asks the decoder for the root keyed container twice,
+/// and the Foundation decoders index the object's keys every time they are asked (JSONDecoder
+/// and PropertyListDecoder build a dictionary of them). Through this decoder the root is
+/// indexed once: its first keyed container is opened with ``SharedRootKey/CodingKeys`` and every later
+/// request gets a view of it with its own key type. Unkeyed and single-value containers, and
+/// everything below the root, come from the real decoder as they would without versioning.
+final class SharedRootDecoder: Decoder {
+    let base: any Decoder
+    private var root: KeyedDecodingContainer<ForwardedKey>?
+
+    init(base: any Decoder) {
+        self.base = base
+    }
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
+
+    func sharedRoot() throws -> KeyedDecodingContainer<ForwardedKey> {
+        if let root {
+            return root
+        }
+        let made = try base.container(keyedBy: ForwardedKey.self)
+        root = made
+        return made
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(SharedRootKeyedContainer<Key>(root: try sharedRoot()))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try base.unkeyedContainer()
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        try base.singleValueContainer()
+    }
+}
+
+/// The keys of the shared root container.
+///
+/// Named `CodingKeys` and printed the way synthesized keys print, so that a coding path that
+/// passes through the root reads as it would without versioning. It fits in an existential's
+/// inline storage (a string and one word), so decoders that keep keys in coding paths do not
+/// allocate for it.
+enum SharedRootKey {
+    struct CodingKeys: CodingKey {
+        let stringValue: String
+        /// `Int.min` stands for no integer value, to keep the key within three words.
+        private let storedIntValue: Int
+
+        var intValue: Int? { storedIntValue == .min ? nil : storedIntValue }
+
+        @inline(__always)
+        init<Key: CodingKey>(_ key: Key) {
+            stringValue = key.stringValue
+            storedIntValue = key.intValue ?? .min
+        }
+
+        init(stringValue: String) {
+            self.stringValue = stringValue
+            storedIntValue = .min
+        }
+
+        init?(intValue: Int) {
+            stringValue = String(intValue)
+            storedIntValue = intValue
+        }
+    }
+}
+
+typealias ForwardedKey = SharedRootKey.CodingKeys
+
+/// A view of the shared root container under the key type a `Decodable` type asked for.
+///
+/// Errors that pass through it are given the type's own key back in place of the root's key,
+/// so that a `DecodingError` reads as it would without versioning.
+struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let root: KeyedDecodingContainer<ForwardedKey>
+
+    var codingPath: [any CodingKey] { root.codingPath }
+
+    var allKeys: [Key] {
+        root.allKeys.compactMap { key in
+            key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)
+        }
+    }
+
+    func contains(_ key: Key) -> Bool {
+        root.contains(ForwardedKey(key))
+    }
+
+    /// The error with the type's own key where the root's key stands.
+    private func restoring(_ error: any Error, _ key: Key) -> any Error {
+        guard let error = error as? DecodingError else {
+            return error
+        }
+        return error.restoring(key, atDepth: root.codingPath.count)
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        do { return try root.decodeNil(forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+
+    // The real container's own `decodeIfPresent` is forwarded rather than the protocol's
+    // default, because a decoder may treat a missing key and `null` in its own way.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type,
+        forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        do { return try root.nestedContainer(keyedBy: type, forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        do { return try root.nestedUnkeyedContainer(forKey: ForwardedKey(key)) } catch {
+            throw restoring(error, key)
+        }
+    }
+
+    func superDecoder() throws -> any Decoder {
+        try root.superDecoder()
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        do { return try root.superDecoder(forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+}
+
+extension DecodingError {
+    /// The same error with `key` in place of the shared root's key at `depth` of the coding
+    /// path, and as the missing key.
+    func restoring<Key: CodingKey>(_ key: Key, atDepth depth: Int) -> DecodingError {
+        func restored(_ context: Context) -> Context {
+            guard depth < context.codingPath.count, context.codingPath[depth] is ForwardedKey else {
+                return context
+            }
+            var path = context.codingPath
+            path[depth] = key
+            return Context(
+                codingPath: path,
+                debugDescription: context.debugDescription,
+                underlyingError: context.underlyingError
+            )
+        }
+        switch self {
+        case .keyNotFound(let missing, let context):
+            return .keyNotFound(missing is ForwardedKey ? key : missing, restored(context))
+        case .typeMismatch(let type, let context):
+            return .typeMismatch(type, restored(context))
+        case .valueNotFound(let type, let context):
+            return .valueNotFound(type, restored(context))
+        case .dataCorrupted(let context):
+            return .dataCorrupted(restored(context))
+        @unknown default:
+            return self
+        }
+    }
+}
