@@ -238,6 +238,41 @@ struct VersionPathSpecTests {
         }
     }
 
+    /// Forwards its whole encoding to a nested value, with the default root version key.
+    struct ForwardingRoot<Inner: Codable & Equatable>: VersionedCodable, Equatable {
+        static var version: Int? { 6 }
+        typealias PreviousVersion = NothingEarlier
+        var inner: Inner
+
+        init(inner: Inner) { self.inner = inner }
+        init(from decoder: any Decoder) throws {
+            inner = try decoder.singleValueContainer().decode(Inner.self)
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(inner)
+        }
+    }
+
+    struct Titled: Codable, Equatable { var title: String }
+    struct SelfVersioned: Codable, Equatable { var version: String }
+
+    @Test("A type that forwards its encoding to a nested struct gets the root version merged in")
+    func forwardingAtRoot() throws {
+        let value = ForwardingRoot(inner: Titled(title: "t"))
+        for (_, encode) in Self.encoders() {
+            let data = try value.encodeTransparently(using: encode)
+            let object = try Self.topLevel(data)
+            #expect(object["title"] as? String == "t")
+            #expect(object["version"] as? Int == 6)
+            #expect(try Self.decode(ForwardingRoot<Titled>.self, data) == value)
+            // The forwarded struct's own `version` is a clash, seen through the forwarding.
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try ForwardingRoot(inner: SelfVersioned(version: "mine")).encodeTransparently(using: encode)
+            }
+        }
+    }
+
     struct ClashAtRoot: VersionedCodable {
         static let version: Int? = 2
         typealias PreviousVersion = NothingEarlier

@@ -1,4 +1,5 @@
-/// What a value wrote along the version's path while it was encoded.
+/// What a value wrote along the version's path while it was encoded, and whether the version
+/// has been written.
 final class VersionPathObserver {
     enum Finding: Equatable {
         /// Nothing in the way: the version can be merged in.
@@ -10,13 +11,14 @@ final class VersionPathObserver {
     }
 
     let path: [String]
-    /// The real encoder's user info, handed to values that are probed.
-    let userInfo: [CodingUserInfoKey: Any]
+    let version: Int?
     private(set) var finding = Finding.clear
+    /// Set once the version has been merged into an object the value wrote on the path.
+    var versionWritten = false
 
-    init(path: [String], userInfo: [CodingUserInfoKey: Any]) {
+    init(path: [String], version: Int?) {
         self.path = path
-        self.userInfo = userInfo
+        self.version = version
     }
 
     func note(_ finding: Finding) {
@@ -30,19 +32,15 @@ final class VersionPathObserver {
         note(depth >= path.count ? .clash : .notAnObject(depth: depth))
     }
 
-    /// Looks at what a value writes at `path[..<depth]`, without writing anything, by encoding
-    /// it once more into a recording encoder. Only values on the version's path are probed,
-    /// which are small objects such as `_metadata` in practice.
-    func probe<T: Encodable>(_ value: T, atDepth depth: Int) throws {
-        let remaining = path[min(depth, path.count)...]
-        for entry in try ShapeRecording.record(value, userInfo: userInfo) {
-            if entry.path.starts(with: remaining) {
-                // At or inside the version's place.
-                note(.clash)
-            } else if remaining.starts(with: entry.path), entry.kind != .object {
-                note(.notAnObject(depth: depth + entry.path.count))
-            }
+    /// Writes the rest of the path, from `path[depth]` on, and the version into `encoder`,
+    /// which stands at `path[..<depth]`.
+    func writeVersion(into encoder: any Encoder, atDepth depth: Int) throws {
+        var container = encoder.container(keyedBy: PathKey.self)
+        for key in path[depth..<(path.count - 1)] {
+            container = container.nestedContainer(keyedBy: PathKey.self, forKey: PathKey(key))
         }
+        try container.encodeIfPresent(version, forKey: PathKey(path[path.count - 1]))
+        versionWritten = true
     }
 
     func throwIfBlocked() throws {
@@ -53,6 +51,26 @@ final class VersionPathObserver {
             throw VersionedEncodingError.typeHasClashingVersionField
         case .notAnObject(let depth):
             throw VersionedEncodingError.versionLocationNotAnObject(codingPath: Array(path[..<depth]))
+        }
+    }
+}
+
+/// A value that the type writes on the version's path, wrapped so that the version is merged
+/// into it while its encoder is still open.
+///
+/// Merging there, rather than by opening the same object again from the root afterwards, is
+/// what lets coders that build each object when its encoder is released (Yams, XMLCoder) keep
+/// both the type's fields and the version.
+struct MergingVersion<Value: Encodable>: Encodable {
+    let value: Value
+    let observer: VersionPathObserver
+    /// The value stands at `path[..<depth]`.
+    let depth: Int
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encode(to: ObservingEncoder(base: encoder, observer: observer, depth: depth))
+        if observer.finding == .clear, !observer.versionWritten {
+            try observer.writeVersion(into: encoder, atDepth: depth)
         }
     }
 }
@@ -163,10 +181,13 @@ struct ObservingSingleValueContainer: SingleValueEncodingContainer {
     }
 
     /// A type that encodes itself through another value (a wrapper that forwards to a nested
-    /// struct) is looked into, since what the inner value writes stands at this position.
+    /// struct) is followed, since what the inner value writes stands at this position.
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try observer.probe(value, atDepth: depth)
-        try base.encode(value)
+        guard depth < observer.path.count else {
+            observer.note(.clash)
+            return try base.encode(value)
+        }
+        try base.encode(MergingVersion(value: value, observer: observer, depth: depth))
     }
 }
 
@@ -253,10 +274,14 @@ struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if isOnPath(key) {
-            try observer.probe(value, atDepth: depth + 1)
+        guard isOnPath(key) else {
+            return try base.encode(value, forKey: key)
         }
-        try base.encode(value, forKey: key)
+        guard depth + 1 < observer.path.count else {
+            observer.note(.clash)
+            return try base.encode(value, forKey: key)
+        }
+        try base.encode(MergingVersion(value: value, observer: observer, depth: depth + 1), forKey: key)
     }
 
     // `encodeIfPresent` writes nothing for `nil`, so a `nil` optional at the version's path is
@@ -318,10 +343,10 @@ struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try base.encodeIfPresent(value, forKey: key)
     }
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value, isOnPath(key) {
-            try observer.probe(value, atDepth: depth + 1)
+        guard let value, isOnPath(key) else {
+            return try base.encodeIfPresent(value, forKey: key)
         }
-        try base.encodeIfPresent(value, forKey: key)
+        try encode(value, forKey: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -336,7 +361,8 @@ struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             observer.note(.clash)
             return nested
         }
-        return KeyedEncodingContainer(ObservingKeyedContainer<NestedKey>(base: nested, observer: observer, depth: depth + 1))
+        let observed = ObservingKeyedContainer<NestedKey>(base: nested, observer: observer, depth: depth + 1)
+        return KeyedEncodingContainer(observed)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {

@@ -36,14 +36,14 @@ extension VersionedCodable {
             try VersionSpec(withVersion: version).encode(to: encoder)
             return
         }
-        let observer = VersionPathObserver(path: path, userInfo: encoder.userInfo)
+        let observer = VersionPathObserver(path: path, version: version)
         try value.encode(to: ObservingEncoder(base: encoder, observer: observer, depth: 0))
         try observer.throwIfBlocked()
-
-        var container = encoder.container(keyedBy: PathKey.self)
-        for key in path.dropLast() {
-            container = container.nestedContainer(keyedBy: PathKey.self, forKey: PathKey(key))
+        if !observer.versionWritten {
+            // The value wrote nothing on the version's path below the root (or wrote it with a
+            // nested container of its own keys): open the path from the root, which merges
+            // into what is there.
+            try observer.writeVersion(into: encoder, atDepth: 0)
         }
-        try container.encodeIfPresent(version, forKey: PathKey(path[path.count - 1]))
     }
 }
