@@ -33,6 +33,14 @@ struct VersionChainTests {
         init(from old: TwinOld) throws { new = old.old }
     }
 
+    // snippet: validate-chain
+    @Test("The poem chain is sound")
+    func poemChainIsValid() throws {
+        try Poem.validateVersionChain()
+        #expect(VersionChain(for: Poem.self).versions == [4, 3, 2, 1, nil])
+    }
+    // end snippet
+
     @Test("The chain lists types and versions newest first")
     func listsChain() {
         let chain = VersionChain(for: Poem.self)

@@ -5,7 +5,7 @@ import VersionedCodable
 // snippet: metadata-version-spec
 /// The version under `_metadata.version`, beside whatever else the type keeps in `_metadata`.
 struct MetadataVersionSpec: VersionPathSpec {
-    nonisolated(unsafe) static let keyPathToVersion: KeyPath<Self, Int?> = \Self._metadata.version
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata.version }
 
     init(withVersion version: Int?) {
         _metadata = Metadata(version: version)
@@ -21,7 +21,7 @@ struct MetadataVersionSpec: VersionPathSpec {
 
 /// The version under a root key with another name.
 struct SchemaVersionSpec: VersionPathSpec {
-    nonisolated(unsafe) static let keyPathToVersion: KeyPath<Self, Int?> = \Self.schemaVersion
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.schemaVersion }
 
     init(withVersion version: Int?) {
         schemaVersion = version
@@ -32,7 +32,7 @@ struct SchemaVersionSpec: VersionPathSpec {
 
 /// Three levels deep.
 struct DeepVersionSpec: VersionPathSpec {
-    nonisolated(unsafe) static let keyPathToVersion: KeyPath<Self, Int?> = \Self.header.format.version
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.header.format.version }
 
     init(withVersion version: Int?) {
         header = Header(format: Format(version: version))

@@ -88,6 +88,15 @@ struct VersionedCodableTests {
         }
     }
 
+    @Test("The one-line decode reads an old document into the current type")
+    func oneLineDecode() throws {
+        let data = try FixtureFiles.data("Poem", "v2.json")
+        // snippet: decode-one
+        let poem = try JSONDecoder().decode(versioned: Poem.self, from: data)
+        // end snippet
+        #expect(poem == Self.expectedFromFixture["v2"])
+    }
+
     @Test("A document is decoded as the type whose version matches, not a neighbour's")
     func intermediateTypesDecodeTheirOwnVersion() throws {
         let v2 = try FixtureFiles.data("Poem", "v2.json")

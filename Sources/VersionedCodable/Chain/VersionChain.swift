@@ -7,7 +7,8 @@
 /// is sound, so that a mistake is caught in CI rather than when a user opens an old document:
 ///
 /// ```swift
-/// @Test func poemChainIsValid() throws {
+/// @Test("The poem chain is sound")
+/// func poemChainIsValid() throws {
 ///     try Poem.validateVersionChain()
 ///     #expect(VersionChain(for: Poem.self).versions == [4, 3, 2, 1, nil])
 /// }

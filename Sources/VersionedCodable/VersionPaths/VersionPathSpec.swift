@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// struct MetadataVersionSpec: VersionPathSpec {
-///     static let keyPathToVersion: KeyPath<Self, Int?> = \Self._metadata.version
+///     static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata.version }
 ///
 ///     init(withVersion version: Int?) {
 ///         _metadata = Metadata(version: version)
