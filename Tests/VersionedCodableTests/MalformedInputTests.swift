@@ -422,44 +422,49 @@ struct MalformedInputTests {
     }
 
     /// Foundation's XML property list scanner recurses once per level, so ten thousand levels
-    /// overflow the stack before `Versioned` sees a byte. Run in a child process so that the
-    /// crash fails this test only.
+    /// would overflow the stack before `Versioned` sees a byte; the versioned decode rejects
+    /// such nesting first. Run in a child process so that a regression fails this test only.
     @Test("Ten thousand nested elements in an XML property list throw rather than crash")
     func deeplyNestedXMLPropertyList() async {
-        await withKnownIssue(
-            "Foundation's XMLPlistScanner overflows the stack; the library does not yet limit depth",
-            isIntermittent: true
-        ) {
-            await #expect(processExitsWith: .success) {
-                let depth = 10_000
-                let body =
-                    String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)
-                let document = Data(MalformedInputTests.xmlPlist("<key>tags</key>" + body).utf8)
-                let outcome = Outcome { try Format.xmlPlist.decode(document) }
-                guard outcome.isPromisedError else { exit(1) }
-            }
+        await #expect(processExitsWith: .success) {
+            let depth = 10_000
+            let body = String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)
+            let document = Data(MalformedInputTests.xmlPlist("<key>tags</key>" + body).utf8)
+            guard Outcome({ try Format.xmlPlist.decode(document) }) == .dataCorrupted else { exit(1) }
         }
+    }
+
+    @Test("Nesting up to the limit is read by Foundation, one level more is refused")
+    func nestingLimit() async throws {
+        func document(depth: Int) -> Data {
+            let body = String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)
+            return Data(Self.xmlPlist("<key>version</key><integer>3</integer><key>tags</key>" + body).utf8)
+        }
+        // Off the main thread, where stacks are smallest, as a server decodes.
+        let atLimit = await Task.detached { Outcome { try Format.xmlPlist.decode(document(depth: 255)) } }.value
+        let overLimit = await Task.detached { Outcome { try Format.xmlPlist.decode(document(depth: 257)) } }.value
+        // 255 arrays inside the root dictionary: the document is well formed but `tags` is not
+        // an array of strings, which is Foundation's own verdict.
+        #expect(atLimit != .dataCorrupted, "\(atLimit)")
+        #expect(atLimit.isPromisedError, "\(atLimit)")
+        #expect(overLimit == .dataCorrupted, "\(overLimit)")
     }
 
     /// Found by the fuzzer in `Fuzz/`: six or more 0xFF bytes inside an `<integer>` element make
     /// FoundationEssentials stop with a fatal error in CodableUtilities.swift, while five throw.
-    /// Run in a child process so that the crash fails this test only.
+    /// The versioned decode checks that an XML property list is UTF-8 first. Run in a child
+    /// process so that a regression fails this test only.
     @Test("Bytes that are not UTF-8 inside an XML property list's integer throw rather than crash")
     func invalidUTF8InXMLInteger() async {
-        await withKnownIssue(
-            "Foundation's XML property list reader traps on these bytes; the library does not yet check UTF-8"
-        ) {
-            await #expect(processExitsWith: .success) {
-                let document =
-                    Data(
-                        MalformedInputTests.xmlPlist("<key>version</key><integer>").utf8.dropLast(
-                            "</dict></plist>".utf8.count
-                        )
+        await #expect(processExitsWith: .success) {
+            let document =
+                Data(
+                    MalformedInputTests.xmlPlist("<key>version</key><integer>").utf8.dropLast(
+                        "</dict></plist>".utf8.count
                     )
-                    + Data(repeating: 0xFF, count: 8) + Data("01</integer></dict></plist>".utf8)
-                let outcome = Outcome { try Format.xmlPlist.decode(document) }
-                guard outcome.isPromisedError else { exit(1) }
-            }
+                )
+                + Data(repeating: 0xFF, count: 8) + Data("01</integer></dict></plist>".utf8)
+            guard Outcome({ try Format.xmlPlist.decode(document) }) == .dataCorrupted else { exit(1) }
         }
     }
 

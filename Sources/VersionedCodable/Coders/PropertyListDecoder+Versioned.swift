@@ -16,12 +16,15 @@ extension PropertyListDecoder {
     ///   - data: The encoded document, of any version in the type's chain.
     /// - Returns: The document as `expectedType`.
     /// - Throws: `DecodingError` when the data is malformed, `VersionedDecodingError` when its
-    ///   version is not in the chain, and any error a migration step throws.
+    ///   version is not in the chain, and any error a migration step throws. An XML property
+    ///   list that is not UTF-8, or that nests arrays and dictionaries more than 256 deep, is
+    ///   rejected with `DecodingError.dataCorrupted` before Foundation reads it, because
+    ///   Foundation's XML reader stops the process on such input.
     public func decode<ExpectedType: VersionedCodable>(
         versioned expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> ExpectedType {
-        try decode(Versioned<ExpectedType>.self, from: data).wrappedValue
+        try decodeWithStoredVersion(expectedType, from: data).wrappedValue
     }
 
     /// Decodes a versioned document and tells which version it was stored as.
@@ -45,6 +48,7 @@ extension PropertyListDecoder {
         _ expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> Versioned<ExpectedType> {
-        try decode(Versioned<ExpectedType>.self, from: data)
+        try PropertyListInputCheck.check(data)
+        return try decode(Versioned<ExpectedType>.self, from: data)
     }
 }
