@@ -3,6 +3,7 @@ import VersionedCodable
 import Yams
 
 extension YAMLDecoder {
+    // snippet: yaml-decoder
     /// Decodes a versioned YAML document into its current version.
     ///
     /// The version stored in the document picks the historical type to decode, and the value
@@ -30,6 +31,7 @@ extension YAMLDecoder {
             }
         }
     }
+    // end snippet
 
     /// Decodes a versioned YAML document held in a string into its current version.
     ///

@@ -3,6 +3,7 @@ import VersionedCodable
 import Yams
 
 extension YAMLEncoder {
+    // snippet: yaml-encoder
     /// Encodes a value as YAML with its current version.
     ///
     /// The version is written at the path of the type's `VersionSpec`, after the type's own
@@ -24,4 +25,5 @@ extension YAMLEncoder {
         // The data was made from a `String` just above, so it is valid UTF-8.
         return String(decoding: data, as: UTF8.self)
     }
+    // end snippet
 }
