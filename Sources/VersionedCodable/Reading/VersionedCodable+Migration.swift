@@ -21,7 +21,7 @@ extension VersionedCodable {
         if storedVersion == version {
             return (try Self(from: shared), storedVersion)
         }
-        return (try decodeMigrating(storedVersion: storedVersion, from: shared), storedVersion)
+        return (try _decodeMigrating(storedVersion: storedVersion, from: shared), storedVersion)
     }
 
     private static func readStoredVersion(from decoder: SharedRootDecoder) throws -> Int? {
@@ -36,14 +36,23 @@ extension VersionedCodable {
     /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates
     /// the value back up. The caller has checked that the chain is sound and has the version,
     /// so the walk ends at it.
-    static func decodeMigrating(storedVersion: Int?, from decoder: any Decoder) throws -> Self {
+    ///
+    /// Inlinable so that a conforming module specializes it for its own chain.
+    ///
+    /// - Parameters:
+    ///   - storedVersion: The version found in the document.
+    ///   - decoder: The decoder positioned at the document.
+    /// - Returns: The document migrated to `Self`.
+    /// - Throws: Any error that decoding the stored type or a migration step throws.
+    @inlinable
+    public static func _decodeMigrating(storedVersion: Int?, from decoder: any Decoder) throws -> Self {
         if storedVersion == version {
             return try Self(from: decoder)
         }
         if PreviousVersion.self == NothingEarlier.self {
             throw VersionedDecodingError.unsupportedVersion(tried: Self.self)
         }
-        return try Self(from: PreviousVersion.decodeMigrating(storedVersion: storedVersion, from: decoder))
+        return try Self(from: PreviousVersion._decodeMigrating(storedVersion: storedVersion, from: decoder))
     }
 }
 
