@@ -1,6 +1,9 @@
 /// What a value wrote along the version's path while it was encoded, and whether the version
 /// has been written.
-final class VersionPathObserver {
+///
+/// The observer is also the encoder the value writes its root into, so that watching a value
+/// costs one allocation; deeper positions on the path get an ``ObservingEncoder``.
+final class VersionPathObserver: Encoder {
     enum Finding: Equatable {
         /// Nothing in the way: the version can be merged in.
         case clear
@@ -12,13 +15,54 @@ final class VersionPathObserver {
 
     let path: [String]
     let version: Int?
+    /// The real encoder at the root of the versioned value.
+    let base: any Encoder
     private(set) var finding = Finding.clear
     /// Set once the version has been merged into an object the value wrote on the path.
     var versionWritten = false
 
-    init(path: [String], version: Int?) {
+    init(path: [String], version: Int?, base: any Encoder) {
         self.path = path
         self.version = version
+        self.base = base
+    }
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        container(of: base, atDepth: 0, keyedBy: type)
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        unkeyedContainer(of: base, atDepth: 0)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        singleValueContainer(of: base, atDepth: 0)
+    }
+
+    func container<Key: CodingKey>(
+        of encoder: any Encoder,
+        atDepth depth: Int,
+        keyedBy type: Key.Type
+    ) -> KeyedEncodingContainer<Key> {
+        if depth >= path.count {
+            note(.clash)
+            return encoder.container(keyedBy: type)
+        }
+        return KeyedEncodingContainer(
+            ObservingKeyedContainer(base: encoder.container(keyedBy: type), observer: self, depth: depth)
+        )
+    }
+
+    func unkeyedContainer(of encoder: any Encoder, atDepth depth: Int) -> any UnkeyedEncodingContainer {
+        wroteNonObject(atDepth: depth)
+        return encoder.unkeyedContainer()
+    }
+
+    func singleValueContainer(of encoder: any Encoder, atDepth depth: Int) -> any SingleValueEncodingContainer {
+        ObservingSingleValueContainer(base: encoder.singleValueContainer(), observer: self, depth: depth)
     }
 
     func note(_ finding: Finding) {
@@ -90,22 +134,15 @@ struct ObservingEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if depth >= observer.path.count {
-            observer.note(.clash)
-            return base.container(keyedBy: type)
-        }
-        return KeyedEncodingContainer(
-            ObservingKeyedContainer(base: base.container(keyedBy: type), observer: observer, depth: depth)
-        )
+        observer.container(of: base, atDepth: depth, keyedBy: type)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        observer.wroteNonObject(atDepth: depth)
-        return base.unkeyedContainer()
+        observer.unkeyedContainer(of: base, atDepth: depth)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        ObservingSingleValueContainer(base: base.singleValueContainer(), observer: observer, depth: depth)
+        observer.singleValueContainer(of: base, atDepth: depth)
     }
 }
 
@@ -196,12 +233,21 @@ struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let observer: VersionPathObserver
     /// This container stands at `path[..<depth]`; `path[depth]` is the key to watch.
     let depth: Int
+    /// `path[depth]`, kept here because every field written is compared with it.
+    private let watchedKey: String
+
+    init(base: KeyedEncodingContainer<Key>, observer: VersionPathObserver, depth: Int) {
+        self.base = base
+        self.observer = observer
+        self.depth = depth
+        self.watchedKey = observer.path[depth]
+    }
 
     var codingPath: [any CodingKey] { base.codingPath }
 
     @inline(__always)
     private func isOnPath(_ key: Key) -> Bool {
-        key.stringValue == observer.path[depth]
+        key.stringValue == watchedKey
     }
 
     /// A single value written at `key`.
@@ -374,7 +420,7 @@ struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func superEncoder() -> any Encoder {
         let encoder = base.superEncoder()
-        guard observer.path[depth] == "super" else {
+        guard watchedKey == "super" else {
             return encoder
         }
         return ObservingEncoder(base: encoder, observer: observer, depth: depth + 1)

@@ -36,8 +36,8 @@ extension VersionedCodable {
             try VersionSpec(withVersion: version).encode(to: encoder)
             return
         }
-        let observer = VersionPathObserver(path: path, version: version)
-        try value.encode(to: ObservingEncoder(base: encoder, observer: observer, depth: 0))
+        let observer = VersionPathObserver(path: path, version: version, base: encoder)
+        try value.encode(to: observer)
         try observer.throwIfBlocked()
         if !observer.versionWritten {
             // The value wrote nothing on the version's path below the root (or wrote it with a
