@@ -8,8 +8,9 @@ import Foundation
 /// Foundation, which reads them safely.
 enum PropertyListInputCheck {
     /// Far deeper than any real document, and shallow enough for the scanner's recursion on a
-    /// secondary thread's stack.
-    static let maximumDepth = 256
+    /// secondary thread's stack: 256 levels of arrays and dictionaries, plus `<plist>` and a
+    /// leaf element.
+    static let maximumDepth = 258
 
     static func check(_ data: Data) throws {
         guard !data.starts(with: "bplist".utf8), !data.starts(with: [0xFE, 0xFF]), !data.starts(with: [0xFF, 0xFE])
@@ -47,26 +48,50 @@ enum PropertyListInputCheck {
         }
     }
 
-    /// Counts `<array>` and `<dict>` against their closing tags; `<array/>` does not nest.
+    /// Counts open elements, whatever their names and attributes: `<name ...>` opens one,
+    /// `</name>` closes one, and `<name/>`, `<?...?>`, comments and CDATA leave the depth as it
+    /// is. Leaf elements such as `<string>` count for a moment, as does `<plist>`, which the
+    /// limit allows for.
     private static func nestingDepth(_ data: Data, exceeds limit: Int) -> Bool {
-        let opening: [[UInt8]] = [Array("<array>".utf8), Array("<dict>".utf8)]
-        let closing: [[UInt8]] = [Array("</array>".utf8), Array("</dict>".utf8)]
-        return data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
+            let less = UInt8(ascii: "<")
+            let greater = UInt8(ascii: ">")
+            let slash = UInt8(ascii: "/")
             var depth = 0
             var index = 0
+
+            func skip(past terminator: [UInt8]) {
+                while index < buffer.count, !buffer[index...].starts(with: terminator) {
+                    index += 1
+                }
+                index += terminator.count
+            }
+
             while index < buffer.count {
-                if buffer[index] == UInt8(ascii: "<") {
-                    let rest = buffer[index...]
-                    if opening.contains(where: { rest.starts(with: $0) }) {
+                guard buffer[index] == less else {
+                    index += 1
+                    continue
+                }
+                let rest = buffer[index...]
+                if rest.starts(with: "<!--".utf8) {
+                    skip(past: Array("-->".utf8))
+                } else if rest.starts(with: "<![CDATA[".utf8) {
+                    skip(past: Array("]]>".utf8))
+                } else if rest.starts(with: "<?".utf8) || rest.starts(with: "<!".utf8) {
+                    skip(past: [greater])
+                } else if rest.starts(with: "</".utf8) {
+                    depth -= 1
+                    skip(past: [greater])
+                } else {
+                    skip(past: [greater])
+                    let selfClosing = index >= 2 && index - 2 < buffer.count && buffer[index - 2] == slash
+                    if !selfClosing {
                         depth += 1
                         if depth > limit {
                             return true
                         }
-                    } else if closing.contains(where: { rest.starts(with: $0) }) {
-                        depth -= 1
                     }
                 }
-                index += 1
             }
             return false
         }
