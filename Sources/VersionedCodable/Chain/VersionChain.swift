@@ -56,11 +56,14 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
             }
         }
         self.types = types
+        self.versions = types.map { $0.version }
         self.problem = problem
     }
 
     /// The versions of ``types``, in the same order.
-    public var versions: [Int?] { types.map { $0.version } }
+    ///
+    /// Kept rather than computed, because every decode looks the stored version up in it.
+    public let versions: [Int?]
 
     /// The newest type, the one the chain was listed for.
     ///

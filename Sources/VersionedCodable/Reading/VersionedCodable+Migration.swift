@@ -14,9 +14,10 @@ extension VersionedCodable {
         }
         let shared = SharedRootDecoder(base: decoder)
         let storedVersion = try readStoredVersion(from: shared)
-        if !DecodableVersions.of(Self.self).includes(storedVersion) {
-            try VersionChain(for: Self.self).checkCanDecode(storedVersion: storedVersion)
-            throw VersionedDecodingError.unsupportedVersion(tried: VersionChain(for: Self.self).oldest)
+        let chain = VersionChain(for: Self.self)
+        if chain.problem != nil || !chain.versions.contains(storedVersion) {
+            try chain.checkCanDecode(storedVersion: storedVersion)
+            throw VersionedDecodingError.unsupportedVersion(tried: chain.oldest)
         }
         if storedVersion == version {
             return (try Self(from: shared), storedVersion)
