@@ -33,18 +33,40 @@ enum PropertyListInputCheck {
         }
     }
 
+    /// Validates UTF-8 by hand over the raw bytes, with a fast path for ASCII, since the check
+    /// runs before every versioned XML property list decode.
     private static func isValidUTF8(_ data: Data) -> Bool {
-        var parser = Unicode.UTF8.ForwardParser()
-        var bytes = data.makeIterator()
-        while true {
-            switch parser.parseScalar(from: &bytes) {
-            case .valid:
-                continue
-            case .emptyInput:
-                return true
-            case .error:
-                return false
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
+            let count = buffer.count
+            var index = 0
+            while index < count {
+                let lead = buffer[index]
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                }
+                // The allowed range of the second byte, and how many continuation bytes follow.
+                let second: ClosedRange<UInt8>
+                let length: Int
+                switch lead {
+                case 0xC2...0xDF: (second, length) = (0x80...0xBF, 2)
+                case 0xE0: (second, length) = (0xA0...0xBF, 3)
+                case 0xE1...0xEC, 0xEE...0xEF: (second, length) = (0x80...0xBF, 3)
+                case 0xED: (second, length) = (0x80...0x9F, 3)
+                case 0xF0: (second, length) = (0x90...0xBF, 4)
+                case 0xF1...0xF3: (second, length) = (0x80...0xBF, 4)
+                case 0xF4: (second, length) = (0x80...0x8F, 4)
+                default: return false
+                }
+                guard index + length <= count, second.contains(buffer[index + 1]) else {
+                    return false
+                }
+                for offset in 2..<length where buffer[index + offset] & 0xC0 != 0x80 {
+                    return false
+                }
+                index += length
             }
+            return true
         }
     }
 
@@ -54,38 +76,55 @@ enum PropertyListInputCheck {
     /// limit allows for.
     private static func nestingDepth(_ data: Data, exceeds limit: Int) -> Bool {
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
-            let less = UInt8(ascii: "<")
-            let greater = UInt8(ascii: ">")
-            let slash = UInt8(ascii: "/")
+            let count = buffer.count
             var depth = 0
             var index = 0
 
-            func skip(past terminator: [UInt8]) {
-                while index < buffer.count, !buffer[index...].starts(with: terminator) {
+            /// Moves `index` past the next `>`, and tells whether the byte before it was `/`.
+            func skipTag() -> Bool {
+                while index < count, buffer[index] != UInt8(ascii: ">") {
                     index += 1
                 }
-                index += terminator.count
+                let selfClosing = index > 0 && index < count && buffer[index - 1] == UInt8(ascii: "/")
+                index += 1
+                return selfClosing
             }
 
-            while index < buffer.count {
-                guard buffer[index] == less else {
+            func skip(past terminator: StaticString) {
+                let end = UnsafeRawBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount)
+                while index < count, !buffer[index...].starts(with: end) {
+                    index += 1
+                }
+                index += end.count
+            }
+
+            func startsHere(_ prefix: StaticString) -> Bool {
+                let bytes = UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+                return buffer[index...].starts(with: bytes)
+            }
+
+            while index < count {
+                guard buffer[index] == UInt8(ascii: "<") else {
                     index += 1
                     continue
                 }
-                let rest = buffer[index...]
-                if rest.starts(with: "<!--".utf8) {
-                    skip(past: Array("-->".utf8))
-                } else if rest.starts(with: "<![CDATA[".utf8) {
-                    skip(past: Array("]]>".utf8))
-                } else if rest.starts(with: "<?".utf8) || rest.starts(with: "<!".utf8) {
-                    skip(past: [greater])
-                } else if rest.starts(with: "</".utf8) {
+                let next = index + 1 < count ? buffer[index + 1] : 0
+                switch next {
+                case UInt8(ascii: "!"):
+                    if startsHere("<!--") {
+                        skip(past: "-->")
+                    } else if startsHere("<![CDATA[") {
+                        skip(past: "]]>")
+                    } else {
+                        _ = skipTag()
+                    }
+                case UInt8(ascii: "?"):
+                    _ = skipTag()
+                case UInt8(ascii: "/"):
                     depth -= 1
-                    skip(past: [greater])
-                } else {
-                    skip(past: [greater])
-                    let selfClosing = index >= 2 && index - 2 < buffer.count && buffer[index - 2] == slash
-                    if !selfClosing {
+                    _ = skipTag()
+                default:
+                    if !skipTag() {
                         depth += 1
                         if depth > limit {
                             return true
