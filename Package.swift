@@ -21,7 +21,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VersionedCodableTests",
-            dependencies: ["VersionedCodable", "VersionedPoems"],
+            dependencies: ["VersionedCodable", "VersionedCodableTesting", "VersionedPoems"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -40,7 +40,7 @@ for document in documents:
             return match.group(0)
         return f"<!-- snippet: {name} -->\n```swift\n{snippets[name]}\n```"
 
-    updated = re.sub(r"<!-- snippet: (\S+) -->\n```swift\n.*?\n```", replace, text, flags=re.S)
+    updated = re.sub(r"<!-- snippet: (\S+) -->\n```swift\n(?:.*?\n)??```", replace, text, flags=re.S)
     if updated != text:
         document.write_text(updated, encoding="utf-8")
         print(f"updated {document.relative_to(root)}")

@@ -6,6 +6,7 @@ import VersionedCodable
 // article, kept verbatim so that the article's code is known to compile; a test below checks
 // that they still match.
 
+// snippet: field-migration
 struct WateringSchedule: Codable, Hashable, MigrationTarget {
     var everyDays: Int
     var amountMillilitres: Int
@@ -25,6 +26,7 @@ struct Houseplant: Codable, Equatable {
     var name: String
     @Migrated var watering: WateringSchedule
 }
+// end snippet
 
 func loadHouseplants(from json: Data) throws -> [Houseplant] {
     // Reads [{"name": "Fern", "watering": 3}] and
