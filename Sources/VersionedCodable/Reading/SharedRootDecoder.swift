@@ -7,17 +7,22 @@
 /// indexed once: its first keyed container is opened with ``SharedRootKey/CodingKeys`` and every later
 /// request gets a view of it with its own key type. Unkeyed and single-value containers, and
 /// everything below the root, come from the real decoder as they would without versioning.
+@usableFromInline
 final class SharedRootDecoder: Decoder {
     let base: any Decoder
     private var root: KeyedDecodingContainer<ForwardedKey>?
 
+    @usableFromInline
     init(base: any Decoder) {
         self.base = base
     }
 
+    @usableFromInline
     var codingPath: [any CodingKey] { base.codingPath }
+    @usableFromInline
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
+    @usableFromInline
     func sharedRoot() throws -> KeyedDecodingContainer<ForwardedKey> {
         if let root {
             return root
@@ -27,14 +32,17 @@ final class SharedRootDecoder: Decoder {
         return made
     }
 
+    @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(SharedRootKeyedContainer<Key>(root: try sharedRoot()))
     }
 
+    @usableFromInline
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         try base.unkeyedContainer()
     }
 
+    @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         try base.singleValueContainer()
     }
@@ -46,12 +54,16 @@ final class SharedRootDecoder: Decoder {
 /// passes through the root reads as it would without versioning. It fits in an existential's
 /// inline storage (a string and one word), so decoders that keep keys in coding paths do not
 /// allocate for it.
+@usableFromInline
 enum SharedRootKey {
+    @usableFromInline
     struct CodingKeys: CodingKey {
+        @usableFromInline
         let stringValue: String
         /// `Int.min` stands for no integer value, to keep the key within three words.
         private let storedIntValue: Int
 
+        @usableFromInline
         var intValue: Int? { storedIntValue == .min ? nil : storedIntValue }
 
         @inline(__always)
@@ -60,11 +72,13 @@ enum SharedRootKey {
             storedIntValue = key.intValue ?? .min
         }
 
+        @usableFromInline
         init(stringValue: String) {
             self.stringValue = stringValue
             storedIntValue = .min
         }
 
+        @usableFromInline
         init?(intValue: Int) {
             stringValue = String(intValue)
             storedIntValue = intValue
@@ -72,6 +86,7 @@ enum SharedRootKey {
     }
 }
 
+@usableFromInline
 typealias ForwardedKey = SharedRootKey.CodingKeys
 
 /// A view of the shared root container under the key type a `Decodable` type asked for.

@@ -6,8 +6,16 @@ extension VersionedCodable {
     /// twice, and the decoder's own configuration applies to the version and to every field.
     /// The version and the type share one root keyed container (see ``SharedRootDecoder``), so
     /// the root object is indexed once, as in a plain decode.
-    @usableFromInline
-    static func decodeVersioned(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
+    ///
+    /// Inlinable so that a conforming module specializes it for its own type: decoders reach
+    /// it through the conformance, so no step pays for generic metadata lookups.
+    ///
+    /// - Parameter decoder: The decoder positioned at the document.
+    /// - Returns: The document migrated to `Self`, and the version it was stored with.
+    /// - Throws: `DecodingError` for malformed data, ``VersionedDecodingError`` when the version
+    ///   is not in the chain, and any error a migration step throws.
+    @inlinable
+    public static func _decodeVersioned(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
         if Self.self == NothingEarlier.self {
             // An empty chain: decoding the stopper itself throws the type mismatch it documents.
             return (try Self(from: decoder), nil)
@@ -25,7 +33,8 @@ extension VersionedCodable {
         return (try _decodeMigrating(storedVersion: storedVersion, from: shared), storedVersion)
     }
 
-    private static func readStoredVersion(from decoder: SharedRootDecoder) throws -> Int? {
+    @inlinable
+    static func readStoredVersion(from decoder: SharedRootDecoder) throws -> Int? {
         if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self {
             // What the default spec's synthesized `init(from:)` does, without building a spec
             // value and applying its key path.
@@ -59,4 +68,5 @@ extension VersionedCodable {
 
 /// The default spec's key. The shared root's keys print as synthesized keys do, so an error
 /// about the version reads the same whether or not the spec itself is decoded.
-private let rootVersionKey = ForwardedKey(stringValue: "version")
+@usableFromInline
+let rootVersionKey = ForwardedKey(stringValue: "version")

@@ -68,7 +68,7 @@ extension Versioned: Decodable {
     ///   version is not in the chain, and any error a migration step throws.
     @inlinable
     public init(from decoder: any Decoder) throws {
-        let (value, storedVersion) = try Value.decodeVersioned(from: decoder)
+        let (value, storedVersion) = try Value._decodeVersioned(from: decoder)
         self.init(decoded: value, storedVersion: storedVersion)
     }
 }
