@@ -39,18 +39,10 @@ extension JSONEncoder {
     }
 
     private func encodeOpened<Value: VersionedCodable>(_ value: Value) throws -> Data {
-        do {
-            return try encode(Versioned(value))
-        } catch {
-            throw VersionedEncodingError.unwrapped(from: error)
-        }
+        try VersionedEncodingError.unwrapping { try encode(Versioned(value)) }
     }
 
     private func encodeOpened<Value: VersionedCodable>(_ value: Value, asVersion version: Int?) throws -> Data {
-        do {
-            return try encode(OlderVersionWriting(value: value, version: version))
-        } catch {
-            throw VersionedEncodingError.unwrapped(from: error)
-        }
+        try VersionedEncodingError.unwrapping { try encode(OlderVersionWriting(value: value, version: version)) }
     }
 }
