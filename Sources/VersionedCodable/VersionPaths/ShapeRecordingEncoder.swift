@@ -1,8 +1,8 @@
 /// An encoder that writes nothing and records the shape of what a value writes: which keyed
 /// paths hold objects, arrays and single values.
 ///
-/// It finds where a ``VersionPathSpec`` puts the version, and looks inside a value written on
-/// the version's path to see whether it leaves room for the version.
+/// It finds where a ``VersionPathSpec`` puts the version, by encoding a spec once (see
+/// ``VersionPath``).
 final class ShapeRecording {
     enum Kind: Equatable {
         case object
