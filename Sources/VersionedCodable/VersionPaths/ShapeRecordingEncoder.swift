@@ -1,24 +1,18 @@
-/// An encoder that writes nothing and records the shape of what a value writes: which keyed
-/// paths hold objects, arrays and single values.
+/// An encoder that writes nothing and records the keyed path of every single value a value
+/// writes, with the value when it is an integer.
 ///
 /// It finds where a ``VersionPathSpec`` puts the version, by encoding a spec once (see
 /// ``VersionPath``).
 final class ShapeRecording {
-    enum Kind: Equatable {
-        case object
-        case array
-        case leaf(integer: Int?)
-    }
-
     struct Entry {
         var path: [String]
-        var kind: Kind
+        var integer: Int?
     }
 
     private(set) var entries: [Entry] = []
 
-    func record(_ path: [String], _ kind: Kind) {
-        entries.append(Entry(path: path, kind: kind))
+    func record(_ path: [String], integer: Int?) {
+        entries.append(Entry(path: path, integer: integer))
     }
 
     static func record<T: Encodable>(_ value: T, userInfo: [CodingUserInfoKey: Any]) throws -> [Entry] {
@@ -53,13 +47,11 @@ struct ShapeRecordingEncoder: Encoder {
     var codingPath: [any CodingKey] { path.map { PathKey($0) } }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        recording.record(path, .object)
-        return KeyedEncodingContainer(ShapeRecordingKeyedContainer<Key>(encoder: self))
+        KeyedEncodingContainer(ShapeRecordingKeyedContainer<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        recording.record(path, .array)
-        return ShapeRecordingUnkeyedContainer(encoder: self)
+        ShapeRecordingUnkeyedContainer(encoder: self)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -76,7 +68,7 @@ struct ShapeRecordingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     private func leaf(_ key: Key, _ integer: Int? = nil) {
-        encoder.recording.record(encoder.path + [key.stringValue], .leaf(integer: integer))
+        encoder.recording.record(encoder.path + [key.stringValue], integer: integer)
     }
 
     mutating func encodeNil(forKey key: Key) throws { leaf(key) }
@@ -168,7 +160,7 @@ struct ShapeRecordingSingleValueContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     private func leaf(_ integer: Int? = nil) {
-        encoder.recording.record(encoder.path, .leaf(integer: integer))
+        encoder.recording.record(encoder.path, integer: integer)
     }
 
     mutating func encodeNil() throws { leaf() }

@@ -25,7 +25,7 @@ enum VersionPath {
         guard let entries = try? ShapeRecording.record(Spec(withVersion: probeVersion), userInfo: [:]) else {
             return nil
         }
-        let matches = entries.filter { $0.kind == .leaf(integer: probeVersion) }
+        let matches = entries.filter { $0.integer == probeVersion }
         guard matches.count == 1, let path = matches.first?.path, !path.isEmpty else {
             return nil
         }
