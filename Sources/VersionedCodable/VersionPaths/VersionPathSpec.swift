@@ -31,7 +31,11 @@
 /// `Codable` conformance does); then encoding can merge it and detect clashes.
 public protocol VersionPathSpec: Codable {
     /// The key path from the spec to the version number.
-    static var keyPathToVersion: KeyPath<Self, Int?> { get }
+    ///
+    /// Declared `nonisolated(unsafe)`, as VersionedCodable 1.2 declared it, so that a spec can
+    /// keep it as a stored `static let` in Swift 6 language mode. Key paths are immutable once
+    /// made, so sharing one between tasks is safe even though `KeyPath` is not `Sendable`.
+    nonisolated(unsafe) static var keyPathToVersion: KeyPath<Self, Int?> { get }
 
     /// Creates a spec that holds the given version, to be written into a document.
     ///
