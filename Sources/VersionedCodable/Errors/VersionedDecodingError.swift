@@ -7,7 +7,12 @@ import Foundation
 /// Decoding a ``VersionedCodable`` type can also throw any `DecodingError` that decoding a
 /// plain `Codable` type throws, for example when the document is not valid JSON or a field has
 /// the wrong type. Errors thrown by a migration step reach the caller unchanged.
-public enum VersionedDecodingError: Error, Equatable, @unchecked Sendable {
+///
+/// Like 1.2's, this error is not `Equatable`, so programs that declared that conformance
+/// themselves (to use `#expect(throws:)` or `XCTAssertEqual`) keep compiling without a
+/// warning. Match the case you expect with `catch VersionedDecodingError.<case>` or
+/// `if case`.
+public enum VersionedDecodingError: Error, @unchecked Sendable {
     /// A migration step found a field whose old value has no place in the new model.
     ///
     /// Throw it from ``VersionedCodable/init(from:)-(PreviousVersion)`` with a context that names the field:
@@ -41,26 +46,6 @@ public enum VersionedDecodingError: Error, Equatable, @unchecked Sendable {
     /// ``VersionedCodable/decodeTransparently(from:using:)`` returned a value of another type
     /// than the one it was asked to decode.
     case decodeFunctionReturnedWrongType(expected: any Decodable.Type, returned: any Decodable.Type)
-
-    /// Two errors are equal when they are the same case with the same types and versions;
-    /// contexts are compared by coding path and debug description.
-    public static func == (lhs: VersionedDecodingError, rhs: VersionedDecodingError) -> Bool {
-        switch (lhs, rhs) {
-        case (.fieldNoLongerValid(let a), .fieldNoLongerValid(let b)):
-            return a.debugDescription == b.debugDescription
-                && a.codingPath.map(\.stringValue) == b.codingPath.map(\.stringValue)
-        case (.unsupportedVersion(let a), .unsupportedVersion(let b)):
-            return a == b
-        case (.documentVersionTooNew(let v1, let t1), .documentVersionTooNew(let v2, let t2)):
-            return v1 == v2 && t1 == t2
-        case (.invalidVersionChain(let a), .invalidVersionChain(let b)):
-            return a == b
-        case (.decodeFunctionReturnedWrongType(let e1, let r1), .decodeFunctionReturnedWrongType(let e2, let r2)):
-            return e1 == e2 && r1 == r2
-        default:
-            return false
-        }
-    }
 }
 
 extension VersionedDecodingError: CustomStringConvertible, LocalizedError {
