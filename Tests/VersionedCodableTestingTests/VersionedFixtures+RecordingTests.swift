@@ -8,7 +8,7 @@ import VersionedCodableTesting
 struct RecordingTestClashingNote: VersionedCodable {
     static let version: Int? = 1
     typealias PreviousVersion = NothingEarlier
-    var version: Int
+    var version: String
 }
 
 @Suite("Record mode")
@@ -146,7 +146,7 @@ struct RecordingTests {
         var fixtures = VersionedFixtures(RecordingTestClashingNote.self, directory: directory.url)
         fixtures.isRecording = true
         let texts = issuesRecorded {
-            fixtures.checkEveryVersionHasFixture(recordingFrom: RecordingTestClashingNote(version: 5))
+            fixtures.checkEveryVersionHasFixture(recordingFrom: RecordingTestClashingNote(version: "5"))
         }.map(message)
         #expect(texts.count == 1)
         #expect(texts.first?.contains("Record mode could not write") == true)

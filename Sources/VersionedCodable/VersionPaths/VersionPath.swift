@@ -1,34 +1,102 @@
-/// Where a ``VersionPathSpec`` puts the version, as the keys that lead to it.
-///
-/// Encoding needs the path to merge the version into the object the type writes there and to
-/// notice a type that writes its own value at it. The path is found once per spec by encoding
-/// a spec with a recognisable version into a ``ShapeRecordingEncoder``.
-enum VersionPath {
-    static let atRoot = ["version"]
+import Foundation
 
-    /// The keys from the document's root to the version, or `nil` if the spec does not write
-    /// the version as an integer in keyed objects.
-    static func keys<Spec: VersionPathSpec>(for spec: Spec.Type) -> [String]? {
+/// Where a ``VersionPathSpec`` keeps the version, and what it writes for each version.
+///
+/// Both are found by encoding the spec into a ``SpecRecordingEncoder``, only ever with versions
+/// that the program's own chain declares: the spec is never handed a made-up value. The version
+/// is at the integer leaves that hold the version the spec was made with, for every version
+/// tried, so a constant the spec also writes (a format number) is told apart from it as soon as
+/// the chain has two versions.
+enum VersionPath {
+    /// The keys from the root to each place where the spec keeps the version; empty when the
+    /// spec does not write the version as an integer in keyed objects.
+    static func paths<Spec: VersionPathSpec>(for spec: Spec.Type, versions: [Int?]) -> [[String]] {
         if spec == VersionKeyAtRootVersionPathSpec.self {
-            return atRoot
+            return [atRoot]
         }
-        return cache.value(for: spec) { find(for: spec) }
+        return pathCache.value(for: spec) { find(for: spec, versions: versions) }
     }
 
-    private static let cache = TypeKeyedCache<[String]?>()
+    static let atRoot = ["version"]
 
-    /// A version no real document uses, so that the spec's integer can be told apart from any
-    /// constant it also writes.
-    private static let probeVersion = 0x5EED_C0DE_2E57
+    /// What the spec writes for `version`, with the version's places marked.
+    ///
+    /// A custom spec is encoded anew for every document, since its encoding is the user's code
+    /// and is what the document must carry; the default spec's tree is kept per version.
+    static func tree<Spec: VersionPathSpec>(
+        for spec: Spec.Type,
+        version: Int?,
+        versions: @autoclosure () -> [Int?]
+    ) throws -> SpecTree {
+        guard spec == VersionKeyAtRootVersionPathSpec.self else {
+            let recorded = try SpecRecordingEncoder.record(Spec(withVersion: version))
+            return SpecTree(recorded: recorded, versionPaths: paths(for: spec, versions: versions()))
+        }
+        if let tree = defaultTrees.value(for: version) {
+            return tree
+        }
+        // What the default spec's synthesized encoding writes, without running it.
+        let root = RecordedObject()
+        if let version {
+            root.set("version", .leaf(.int(version)))
+        }
+        let tree = SpecTree(recorded: root, versionPaths: [atRoot])
+        defaultTrees.store(tree, for: version)
+        return tree
+    }
 
-    private static func find<Spec: VersionPathSpec>(for spec: Spec.Type) -> [String]? {
-        guard let entries = try? ShapeRecording.record(Spec(withVersion: probeVersion), userInfo: [:]) else {
-            return nil
+    private static let pathCache = TypeKeyedCache<[[String]]>()
+    private static let defaultTrees = LockedDictionary<Int?, SpecTree>()
+
+    private static func find<Spec: VersionPathSpec>(for spec: Spec.Type, versions: [Int?]) -> [[String]] {
+        var candidates: Set<[String]>?
+        // A few versions are enough to tell the version from constants; more would only cost.
+        for version in Set(versions.compactMap { $0 }).sorted().prefix(4) {
+            guard let recorded = try? SpecRecordingEncoder.record(Spec(withVersion: version)) else {
+                return []
+            }
+            var found: Set<[String]> = []
+            collectIntegers(equalTo: version, in: recorded, path: [], into: &found)
+            candidates = candidates.map { $0.intersection(found) } ?? found
         }
-        let matches = entries.filter { $0.integer == probeVersion }
-        guard matches.count == 1, let path = matches.first?.path, !path.isEmpty else {
-            return nil
+        return (candidates ?? []).sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    private static func collectIntegers(
+        equalTo version: Int,
+        in object: RecordedObject,
+        path: [String],
+        into found: inout Set<[String]>
+    ) {
+        for (key, node) in object.entries {
+            switch node {
+            case .object(let child):
+                collectIntegers(equalTo: version, in: child, path: path + [key], into: &found)
+            case .leaf(let value):
+                if value.integer == version {
+                    found.insert(path + [key])
+                }
+            }
         }
-        return path
+    }
+}
+
+/// A dictionary shared between tasks, for the spec trees kept per spec and version.
+final class LockedDictionary<Key: Hashable, Value>: @unchecked Sendable {
+    // `@unchecked`: every access goes through the lock. NSLock rather than `Mutex` so that the
+    // package keeps its deployment targets.
+    private let lock = NSLock()
+    private var values: [Key: Value] = [:]
+
+    func value(for key: Key) -> Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        return values[key]
+    }
+
+    func store(_ value: Value, for key: Key) {
+        lock.lock()
+        defer { lock.unlock() }
+        values[key] = value
     }
 }

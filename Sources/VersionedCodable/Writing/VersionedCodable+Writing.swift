@@ -1,14 +1,14 @@
 extension VersionedCodable {
-    /// Writes the value, then its type's version at the spec's path.
+    /// Writes the value, then what its spec writes for its type's version, merged.
     func encodeVersioned(to encoder: any Encoder) throws {
-        try Self.write(self, to: encoder)
+        try Self.write(self, asVersion: Self.version, to: encoder)
     }
 
     /// Walks down the chain with ``downgraded()`` until it reaches the type with `version`,
     /// and writes that value with its own version.
     func encodeVersioned(asVersion version: Int?, to encoder: any Encoder) throws {
         if version == Self.version {
-            return try Self.write(self, to: encoder)
+            return try Self.write(self, asVersion: version, to: encoder)
         }
         try VersionChain(for: Self.self).checkCanEncode(asVersion: version)
         try downgradedStep().encodeDowngrading(to: version, encoder: encoder)
@@ -16,7 +16,7 @@ extension VersionedCodable {
 
     private func encodeDowngrading(to version: Int?, encoder: any Encoder) throws {
         if version == Self.version {
-            return try Self.write(self, to: encoder)
+            return try Self.write(self, asVersion: version, to: encoder)
         }
         try downgradedStep().encodeDowngrading(to: version, encoder: encoder)
     }
@@ -28,22 +28,17 @@ extension VersionedCodable {
         return try downgraded()
     }
 
-    private static func write(_ value: Self, to encoder: any Encoder) throws {
-        guard let path = VersionPath.keys(for: VersionSpec.self) else {
-            // The spec does not keep the version in keyed objects, so it cannot be merged or
-            // checked for clashes: write it after the value, as the spec encodes itself.
-            try value.encode(to: encoder)
-            try VersionSpec(withVersion: version).encode(to: encoder)
-            return
-        }
-        let observer = VersionPathObserver(path: path, version: version, base: encoder)
+    private static func write(_ value: Self, asVersion version: Int?, to encoder: any Encoder) throws {
+        let tree = try VersionPath.tree(
+            for: VersionSpec.self,
+            version: version,
+            versions: VersionChain(for: Self.self).versions
+        )
+        let observer = SpecMergingObserver(tree: tree, base: encoder)
         try value.encode(to: observer)
         try observer.throwIfBlocked()
-        if !observer.versionWritten {
-            // The value wrote nothing on the version's path below the root (or wrote it with a
-            // nested container of its own keys): open the path from the root, which merges
-            // into what is there.
-            try observer.writeVersion(into: encoder, atDepth: 0)
-        }
+        // Whatever the spec writes that was not merged where the type wrote it: open its
+        // objects from the root, which merges into what the type wrote there.
+        try observer.writeRemaining(into: encoder, at: tree.root)
     }
 }

@@ -1,0 +1,290 @@
+import Foundation
+
+/// An object a spec wrote, as it is being recorded.
+final class RecordedObject {
+    var entries: [(key: String, node: RecordedNode)] = []
+
+    func set(_ key: String, _ node: RecordedNode) {
+        if let index = entries.firstIndex(where: { $0.key == key }) {
+            entries[index].node = node
+        } else {
+            entries.append((key, node))
+        }
+    }
+
+    func object(at key: String) -> RecordedObject {
+        if case .object(let existing)? = entries.first(where: { $0.key == key })?.node {
+            return existing
+        }
+        let made = RecordedObject()
+        set(key, .object(made))
+        return made
+    }
+}
+
+/// A value a spec wrote at one key: an object, or a single value.
+enum RecordedNode {
+    case object(RecordedObject)
+    case leaf(SpecValue)
+}
+
+/// Where one value's recording goes.
+final class RecordingSlot {
+    var node: RecordedNode?
+}
+
+/// An encoder that records what a ``VersionPathSpec`` writes, as a ``SpecTree`` is made of.
+///
+/// Keyed objects are followed so that the version can be found and merged into the type's
+/// objects; everything else is kept as the value it is, so that the real coder writes it later
+/// with its own strategies (dates, data, URLs and arrays are kept whole).
+struct SpecRecordingEncoder: Encoder {
+    let slot: RecordingSlot
+    /// The value this encoder records, kept whole if it turns out not to be a keyed object.
+    let original: (any Encodable)?
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// Records `value`, which a spec writes at its root.
+    static func record(_ value: some Encodable) throws -> RecordedObject {
+        let slot = RecordingSlot()
+        try value.encode(to: SpecRecordingEncoder(slot: slot, original: value, codingPath: []))
+        if case .object(let root)? = slot.node {
+            return root
+        }
+        return RecordedObject()
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let object: RecordedObject
+        if case .object(let existing)? = slot.node {
+            object = existing
+        } else {
+            object = RecordedObject()
+            slot.node = .object(object)
+        }
+        return KeyedEncodingContainer(SpecRecordingKeyedContainer<Key>(object: object, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let array = RecordedArray()
+        slot.node = .leaf(.encodable(array, integer: nil))
+        return SpecRecordingUnkeyedContainer(array: array, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SpecRecordingSingleValueContainer(slot: slot, codingPath: codingPath)
+    }
+
+    /// Records a value written at one place: whole for the types coders treat specially, or
+    /// followed into its own encoding otherwise.
+    static func recordNode<T: Encodable>(of value: T, codingPath: [any CodingKey]) throws -> RecordedNode {
+        if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
+            return .leaf(.encodable(value, integer: nil))
+        }
+        let slot = RecordingSlot()
+        try value.encode(to: SpecRecordingEncoder(slot: slot, original: value, codingPath: codingPath))
+        return slot.node ?? .leaf(.encodable(value, integer: nil))
+    }
+}
+
+struct SpecRecordingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let object: RecordedObject
+    let codingPath: [any CodingKey]
+
+    private func leaf(_ key: Key, _ value: SpecValue) {
+        object.set(key.stringValue, .leaf(value))
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { leaf(key, .null) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { leaf(key, .bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { leaf(key, .string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { leaf(key, .double(value)) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { leaf(key, .float(value)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { leaf(key, .int(value)) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { leaf(key, .int8(value)) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { leaf(key, .int16(value)) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { leaf(key, .int32(value)) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { leaf(key, .int64(value)) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { leaf(key, .uint(value)) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { leaf(key, .uint8(value)) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { leaf(key, .uint16(value)) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { leaf(key, .uint32(value)) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { leaf(key, .uint64(value)) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        object.set(key.stringValue, try SpecRecordingEncoder.recordNode(of: value, codingPath: codingPath + [key]))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(
+            SpecRecordingKeyedContainer<NestedKey>(object: object.object(at: key.stringValue), codingPath: codingPath + [key])
+        )
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let array = RecordedArray()
+        leaf(key, .encodable(array, integer: nil))
+        return SpecRecordingUnkeyedContainer(array: array, codingPath: codingPath + [key])
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        superEncoder(forKey: Key(stringValue: "super")!)
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        let slot = RecordingSlot()
+        slot.node = .object(object.object(at: key.stringValue))
+        return SpecRecordingEncoder(slot: slot, original: nil, codingPath: codingPath + [key])
+    }
+}
+
+struct SpecRecordingSingleValueContainer: SingleValueEncodingContainer {
+    let slot: RecordingSlot
+    let codingPath: [any CodingKey]
+
+    private func leaf(_ value: SpecValue) {
+        slot.node = .leaf(value)
+    }
+
+    mutating func encodeNil() throws { leaf(.null) }
+    mutating func encode(_ value: Bool) throws { leaf(.bool(value)) }
+    mutating func encode(_ value: String) throws { leaf(.string(value)) }
+    mutating func encode(_ value: Double) throws { leaf(.double(value)) }
+    mutating func encode(_ value: Float) throws { leaf(.float(value)) }
+    mutating func encode(_ value: Int) throws { leaf(.int(value)) }
+    mutating func encode(_ value: Int8) throws { leaf(.int8(value)) }
+    mutating func encode(_ value: Int16) throws { leaf(.int16(value)) }
+    mutating func encode(_ value: Int32) throws { leaf(.int32(value)) }
+    mutating func encode(_ value: Int64) throws { leaf(.int64(value)) }
+    mutating func encode(_ value: UInt) throws { leaf(.uint(value)) }
+    mutating func encode(_ value: UInt8) throws { leaf(.uint8(value)) }
+    mutating func encode(_ value: UInt16) throws { leaf(.uint16(value)) }
+    mutating func encode(_ value: UInt32) throws { leaf(.uint32(value)) }
+    mutating func encode(_ value: UInt64) throws { leaf(.uint64(value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        slot.node = try SpecRecordingEncoder.recordNode(of: value, codingPath: codingPath)
+    }
+}
+
+/// An array a spec wrote, replayed element by element into the real coder.
+final class RecordedArray: Encodable {
+    var elements: [SpecValue] = []
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for element in elements {
+            switch element {
+            case .null: try container.encodeNil()
+            case .bool(let value): try container.encode(value)
+            case .string(let value): try container.encode(value)
+            case .double(let value): try container.encode(value)
+            case .float(let value): try container.encode(value)
+            case .int(let value): try container.encode(value)
+            case .int8(let value): try container.encode(value)
+            case .int16(let value): try container.encode(value)
+            case .int32(let value): try container.encode(value)
+            case .int64(let value): try container.encode(value)
+            case .uint(let value): try container.encode(value)
+            case .uint8(let value): try container.encode(value)
+            case .uint16(let value): try container.encode(value)
+            case .uint32(let value): try container.encode(value)
+            case .uint64(let value): try container.encode(value)
+            case .encodable(let value, _): try container.encode(value)
+            }
+        }
+    }
+}
+
+/// Arrays in a spec are kept as values: the version is never looked for inside them.
+struct SpecRecordingUnkeyedContainer: UnkeyedEncodingContainer {
+    let array: RecordedArray
+    let codingPath: [any CodingKey]
+    var count: Int { array.elements.count }
+
+    private func append(_ value: SpecValue) {
+        array.elements.append(value)
+    }
+
+    mutating func encodeNil() throws { append(.null) }
+    mutating func encode(_ value: Bool) throws { append(.bool(value)) }
+    mutating func encode(_ value: String) throws { append(.string(value)) }
+    mutating func encode(_ value: Double) throws { append(.double(value)) }
+    mutating func encode(_ value: Float) throws { append(.float(value)) }
+    mutating func encode(_ value: Int) throws { append(.int(value)) }
+    mutating func encode(_ value: Int8) throws { append(.int8(value)) }
+    mutating func encode(_ value: Int16) throws { append(.int16(value)) }
+    mutating func encode(_ value: Int32) throws { append(.int32(value)) }
+    mutating func encode(_ value: Int64) throws { append(.int64(value)) }
+    mutating func encode(_ value: UInt) throws { append(.uint(value)) }
+    mutating func encode(_ value: UInt8) throws { append(.uint8(value)) }
+    mutating func encode(_ value: UInt16) throws { append(.uint16(value)) }
+    mutating func encode(_ value: UInt32) throws { append(.uint32(value)) }
+    mutating func encode(_ value: UInt64) throws { append(.uint64(value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { append(.encodable(value, integer: nil)) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
+        let object = RecordedObject()
+        append(.encodable(RecordedObjectValue(object: object), integer: nil))
+        return KeyedEncodingContainer(SpecRecordingKeyedContainer<NestedKey>(object: object, codingPath: codingPath))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let nested = RecordedArray()
+        append(.encodable(nested, integer: nil))
+        return SpecRecordingUnkeyedContainer(array: nested, codingPath: codingPath)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let slot = RecordingSlot()
+        let object = RecordedObject()
+        slot.node = .object(object)
+        append(.encodable(RecordedObjectValue(object: object), integer: nil))
+        return SpecRecordingEncoder(slot: slot, original: nil, codingPath: codingPath)
+    }
+}
+
+/// An object a spec wrote inside an array, replayed whole.
+struct RecordedObjectValue: Encodable {
+    let object: RecordedObject
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: PathKey.self)
+        try RecordedObjectValue.write(object, into: &container)
+    }
+
+    static func write(_ object: RecordedObject, into container: inout KeyedEncodingContainer<PathKey>) throws {
+        for (key, node) in object.entries {
+            switch node {
+            case .leaf(let value):
+                try value.write(to: &container, forKey: PathKey(key))
+            case .object(let child):
+                var nested = container.nestedContainer(keyedBy: PathKey.self, forKey: PathKey(key))
+                try write(child, into: &nested)
+            }
+        }
+    }
+}
+
+/// A key made from a string, for writing the spec's keys into the real coder.
+struct PathKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ string: String) {
+        stringValue = string
+    }
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+        return nil
+    }
+}

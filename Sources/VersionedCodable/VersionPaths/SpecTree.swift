@@ -1,0 +1,209 @@
+import Foundation
+
+/// Everything a ``VersionPathSpec`` writes for one version, as a tree of keyed objects.
+///
+/// Encoding merges this tree into what the versioned type writes: each leaf is written as the
+/// spec wrote it (same integer width, same string, same nested encodable), and each object is
+/// merged into the object the type writes at the same place. Leaves that hold the version are
+/// marked, because at those places an integer (or nothing) written by the type mirrors the
+/// version and gives way to it, where any other value is a clash.
+struct SpecTree: @unchecked Sendable {
+    // `@unchecked` because a leaf may hold an `any Encodable` that the spec wrote; the tree is
+    // built once, never changed, and only read afterwards.
+
+    /// The root object of the document.
+    let root: SpecObject
+
+    /// How many objects the tree has, so that an encode can note which ones it has merged.
+    let objectCount: Int
+}
+
+/// An object of a ``SpecTree``: its entries in the order the spec wrote them.
+struct SpecObject {
+    /// The position of this object in a depth-first walk of the tree.
+    let index: Int
+    let entries: [(key: String, node: SpecNode)]
+    /// Whether writing this object writes anything: objects that exist only to hold the place
+    /// of a version that is `nil` are not written.
+    let hasContent: Bool
+    /// The keys from the root to this object, for error messages.
+    let path: [String]
+
+    @inline(__always)
+    func entry(_ key: String) -> SpecNode? {
+        for entry in entries where entry.key == key {
+            return entry.node
+        }
+        return nil
+    }
+}
+
+/// A node of a ``SpecTree``.
+indirect enum SpecNode {
+    case object(SpecObject)
+    /// A single value, and the keys from the root to it, for error messages.
+    case leaf(SpecLeaf, path: [String])
+}
+
+/// A value the spec writes at one key.
+struct SpecLeaf {
+    /// What to write, or `nil` to write nothing (the place of a `nil` version).
+    let value: SpecValue?
+    /// Whether the version is kept here.
+    let isVersion: Bool
+}
+
+/// A single value, kept with its exact type so that it is written as the spec wrote it.
+enum SpecValue {
+    case null
+    case bool(Bool)
+    case string(String)
+    case double(Double)
+    case float(Float)
+    case int(Int)
+    case int8(Int8)
+    case int16(Int16)
+    case int32(Int32)
+    case int64(Int64)
+    case uint(UInt)
+    case uint8(UInt8)
+    case uint16(UInt16)
+    case uint32(UInt32)
+    case uint64(UInt64)
+    /// A value that is not written as a keyed object (a date, an array, a wrapper around a
+    /// single value): written whole, so that the coder's own strategies apply to it.
+    case encodable(any Encodable, integer: Int?)
+
+    /// The value as an `Int`, when it is an integer that fits.
+    var integer: Int? {
+        switch self {
+        case .int(let value): return value
+        case .int8(let value): return Int(value)
+        case .int16(let value): return Int(value)
+        case .int32(let value): return Int(value)
+        case .int64(let value): return Int(exactly: value)
+        case .uint(let value): return Int(exactly: value)
+        case .uint8(let value): return Int(value)
+        case .uint16(let value): return Int(value)
+        case .uint32(let value): return Int(value)
+        case .uint64(let value): return Int(exactly: value)
+        case .encodable(_, let integer): return integer
+        case .null, .bool, .string, .double, .float: return nil
+        }
+    }
+
+    func write<Key: CodingKey>(to container: inout KeyedEncodingContainer<Key>, forKey key: Key) throws {
+        switch self {
+        case .null: try container.encodeNil(forKey: key)
+        case .bool(let value): try container.encode(value, forKey: key)
+        case .string(let value): try container.encode(value, forKey: key)
+        case .double(let value): try container.encode(value, forKey: key)
+        case .float(let value): try container.encode(value, forKey: key)
+        case .int(let value): try container.encode(value, forKey: key)
+        case .int8(let value): try container.encode(value, forKey: key)
+        case .int16(let value): try container.encode(value, forKey: key)
+        case .int32(let value): try container.encode(value, forKey: key)
+        case .int64(let value): try container.encode(value, forKey: key)
+        case .uint(let value): try container.encode(value, forKey: key)
+        case .uint8(let value): try container.encode(value, forKey: key)
+        case .uint16(let value): try container.encode(value, forKey: key)
+        case .uint32(let value): try container.encode(value, forKey: key)
+        case .uint64(let value): try container.encode(value, forKey: key)
+        case .encodable(let value, _): try container.encode(value, forKey: key)
+        }
+    }
+
+    func write(to container: inout any SingleValueEncodingContainer) throws {
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .float(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .int8(let value): try container.encode(value)
+        case .int16(let value): try container.encode(value)
+        case .int32(let value): try container.encode(value)
+        case .int64(let value): try container.encode(value)
+        case .uint(let value): try container.encode(value)
+        case .uint8(let value): try container.encode(value)
+        case .uint16(let value): try container.encode(value)
+        case .uint32(let value): try container.encode(value)
+        case .uint64(let value): try container.encode(value)
+        case .encodable(let value, _): try container.encode(value)
+        }
+    }
+
+    /// Whether a value the type writes is the same as this one, so that the type may keep a
+    /// copy of a spec field (a format name, say) without a clash.
+    func isSame(as other: SpecValue) -> Bool {
+        switch (self, other) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.float(let a), .float(let b)): return a == b
+        default:
+            if let a = integer, let b = other.integer {
+                return a == b
+            }
+            return false
+        }
+    }
+}
+
+extension SpecTree {
+    /// Builds the tree from what a spec recorded, marking the leaves at `versionPaths` and
+    /// adding an empty place for each of them the spec did not write (a `nil` version).
+    init(recorded: RecordedObject, versionPaths: [[String]]) {
+        var counter = 0
+        root = SpecTree.freeze(recorded, path: [], versionPaths: versionPaths, counter: &counter)
+        objectCount = counter
+    }
+
+    private static func freeze(
+        _ object: RecordedObject,
+        path: [String],
+        versionPaths: [[String]],
+        counter: inout Int
+    ) -> SpecObject {
+        let index = counter
+        counter += 1
+        var entries: [(key: String, node: SpecNode)] = []
+        var hasContent = false
+        for (key, recorded) in object.entries {
+            let childPath = path + [key]
+            switch recorded {
+            case .object(let child):
+                let frozen = freeze(child, path: childPath, versionPaths: versionPaths, counter: &counter)
+                hasContent = hasContent || frozen.hasContent
+                entries.append((key, .object(frozen)))
+            case .leaf(let value):
+                hasContent = true
+                entries.append(
+                    (key, .leaf(SpecLeaf(value: value, isVersion: versionPaths.contains(childPath)), path: childPath))
+                )
+            }
+        }
+        // Places for versions the spec did not write at all (`encodeIfPresent(nil)`).
+        for versionPath in versionPaths where versionPath.count > path.count && Array(versionPath.prefix(path.count)) == path {
+            let key = versionPath[path.count]
+            guard !entries.contains(where: { $0.key == key }) else {
+                continue
+            }
+            if versionPath.count == path.count + 1 {
+                entries.append((key, .leaf(SpecLeaf(value: nil, isVersion: true), path: path + [key])))
+            } else {
+                let placeholder = RecordedObject()
+                let frozen = freeze(
+                    placeholder,
+                    path: path + [key],
+                    versionPaths: versionPaths,
+                    counter: &counter
+                )
+                entries.append((key, .object(frozen)))
+            }
+        }
+        return SpecObject(index: index, entries: entries, hasContent: hasContent, path: path)
+    }
+}

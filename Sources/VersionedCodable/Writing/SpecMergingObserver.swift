@@ -1,0 +1,177 @@
+/// Watches what a versioned value writes where its spec writes, and merges the spec in.
+///
+/// The observer is also the encoder the value writes its root into, so that watching a value
+/// costs one allocation; deeper places get an ``ObservingEncoder``. Only the objects the spec
+/// writes into are watched: everything else goes straight to the real encoder, so the output is
+/// exactly what the type writes, plus what the spec writes.
+///
+/// At a place where the spec keeps the version, an integer or nothing written by the type
+/// mirrors the version (1.2 programs keep such a property) and gives way to it. Anything else
+/// the type writes where the spec writes would be lost, so it is a clash and encoding throws.
+final class SpecMergingObserver: Encoder {
+    enum Finding {
+        case clear
+        /// The type wrote a value of its own where the spec writes one.
+        case clash(path: [String])
+        /// The type wrote something other than a keyed object where the spec needs one.
+        case notAnObject(path: [String])
+    }
+
+    let tree: SpecTree
+    /// The real encoder at the root of the versioned value.
+    let base: any Encoder
+    /// Whether `base` is itself watched by the observer of an enclosing versioned value: then
+    /// the version is written so that the enclosing observer can tell it from a mirror.
+    let isNested: Bool
+    private(set) var finding = Finding.clear
+    /// The objects of ``tree`` already written where the type wrote them, one bit each.
+    private var merged: UInt64 = 0
+
+    init(tree: SpecTree, base: any Encoder) {
+        self.tree = tree
+        self.base = base
+        self.isNested = base is ObservingEncoder || base is SpecMergingObserver
+    }
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
+
+    var isClear: Bool {
+        if case .clear = finding { return true }
+        return false
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        container(of: base, at: tree.root, keyedBy: type)
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        unkeyedContainer(of: base, at: tree.root)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        ObservingSingleValueContainer(base: base.singleValueContainer(), observer: self, object: tree.root)
+    }
+
+    func container<Key: CodingKey>(
+        of encoder: any Encoder,
+        at object: SpecObject,
+        keyedBy type: Key.Type
+    ) -> KeyedEncodingContainer<Key> {
+        let container = encoder.container(keyedBy: type)
+        // Synthesized keys cannot be made from a string they do not list, so a container whose
+        // keys cannot name any of the spec's keys cannot write where the spec writes.
+        guard object.entries.contains(where: { Key(stringValue: $0.key) != nil }) else {
+            return container
+        }
+        return KeyedEncodingContainer(ObservingKeyedContainer(base: container, observer: self, object: object))
+    }
+
+    func unkeyedContainer(of encoder: any Encoder, at object: SpecObject) -> any UnkeyedEncodingContainer {
+        if object.hasContent {
+            note(.notAnObject(path: object.path))
+        }
+        return encoder.unkeyedContainer()
+    }
+
+    func note(_ finding: Finding) {
+        if isClear {
+            self.finding = finding
+        }
+    }
+
+    /// Whether a single value the type writes at `node` goes to the real encoder. A mirror of
+    /// the version, or a copy of what the spec writes there, is left out, since the spec's own
+    /// value is written in its place.
+    func shouldWrite(_ kind: WrittenKind, at node: SpecNode) -> Bool {
+        switch node {
+        case .object(let object):
+            if object.hasContent {
+                note(.notAnObject(path: object.path))
+            }
+            return true
+        case .leaf(let leaf, let path):
+            if leaf.isVersion {
+                switch kind {
+                case .integer, .null:
+                    return false
+                default:
+                    note(.clash(path: path))
+                    return true
+                }
+            }
+            if case .value(let value) = kind, let own = leaf.value, own.isSame(as: value) {
+                return false
+            }
+            note(.clash(path: path))
+            return true
+        }
+    }
+
+    func markMerged(_ object: SpecObject) {
+        if object.index < 64 {
+            merged |= 1 << UInt64(object.index)
+        }
+    }
+
+    func isMerged(_ object: SpecObject) -> Bool {
+        object.index < 64 && merged & (1 << UInt64(object.index)) != 0
+    }
+
+    /// Writes what the spec writes in `object` and below into `encoder`, which stands at that
+    /// object, unless it was already written there.
+    func writeRemaining(into encoder: any Encoder, at object: SpecObject) throws {
+        guard object.hasContent, !isMerged(object) else {
+            return
+        }
+        markMerged(object)
+        var container = encoder.container(keyedBy: PathKey.self)
+        try write(object, into: &container)
+    }
+
+    private func write(_ object: SpecObject, into container: inout KeyedEncodingContainer<PathKey>) throws {
+        for (key, node) in object.entries {
+            switch node {
+            case .leaf(let leaf, _):
+                guard let value = leaf.value else {
+                    continue
+                }
+                if leaf.isVersion && isNested {
+                    try container.encode(LibraryVersion(value: value), forKey: PathKey(key))
+                } else {
+                    try value.write(to: &container, forKey: PathKey(key))
+                }
+            case .object(let child):
+                guard child.hasContent, !isMerged(child) else {
+                    continue
+                }
+                markMerged(child)
+                var nested = container.nestedContainer(keyedBy: PathKey.self, forKey: PathKey(key))
+                try write(child, into: &nested)
+            }
+        }
+    }
+
+    func throwIfBlocked() throws {
+        switch finding {
+        case .clear:
+            return
+        case .clash:
+            throw VersionedEncodingError.typeHasClashingVersionField
+        case .notAnObject(let path):
+            throw VersionedEncodingError.versionLocationNotAnObject(codingPath: path)
+        }
+    }
+}
+
+/// The version as a versioned value writes it into an encoder that an enclosing versioned
+/// value watches, so that the enclosing one sees a second version rather than a mirror of its
+/// own.
+struct LibraryVersion: Encodable {
+    let value: SpecValue
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try value.write(to: &container)
+    }
+}
