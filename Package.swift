@@ -33,11 +33,28 @@ let package = Package(
             name: "VersionedCodablePerformanceTests",
             dependencies: ["VersionedCodable"]
         ),
+        // Code written against VersionedCodable 1.2's documented API, which must keep compiling
+        // and passing unchanged in Swift 6 and in Swift 5 language mode.
+        .testTarget(
+            name: "CompatibilityTests",
+            dependencies: ["VersionedCodable"]
+        ),
+        // The same sources in Swift 5 mode. Its folder holds relative symlinks to the files of
+        // CompatibilityTests (SwiftPM follows them), so git keeps one copy of each source and
+        // `swift test` compiles it twice. A new file there needs its symlink here too.
+        .testTarget(
+            name: "CompatibilityTestsSwift5",
+            dependencies: ["VersionedCodable"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+// The compatibility targets compile as a 1.2 user's code would, and 1.2 programs do not enable
+// ExistentialAny: they spell closure types `(Decodable.Type, Data) throws -> Decodable`.
+let targetsWrittenAsUserCode: Set<String> = ["CompatibilityTests", "CompatibilityTestsSwift5"]
+for target in package.targets where !targetsWrittenAsUserCode.contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings

@@ -1,0 +1,1 @@
+../CompatibilityTests/Playbill.swift

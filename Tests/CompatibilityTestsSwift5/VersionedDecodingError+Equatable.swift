@@ -1,0 +1,1 @@
+../CompatibilityTests/VersionedDecodingError+Equatable.swift
