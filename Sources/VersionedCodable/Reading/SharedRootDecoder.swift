@@ -11,6 +11,16 @@
 final class SharedRootDecoder: Decoder {
     let base: any Decoder
     private var root: KeyedDecodingContainer<ForwardedKey>?
+    /// The root key of an object that a custom spec keeps the version in, with the version's
+    /// key inside it: an object there holding nothing but the version is the spec's, and an
+    /// optional property of the type at that key reads it as absent.
+    @usableFromInline
+    var versionParent: (key: String, versionKey: String)?
+    /// The key at the root where the spec keeps the version, left out of the keys a type
+    /// lists, so that a type that reads its root as a dictionary does not get the version as
+    /// an entry.
+    @usableFromInline
+    var versionKeyAtRoot: String? = "version"
 
     @usableFromInline
     init(base: any Decoder) {
@@ -34,7 +44,13 @@ final class SharedRootDecoder: Decoder {
 
     @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(SharedRootKeyedContainer<Key>(root: try sharedRoot()))
+        KeyedDecodingContainer(
+            SharedRootKeyedContainer<Key>(
+                root: try sharedRoot(),
+                versionParent: versionParent,
+                versionKeyAtRoot: versionKeyAtRoot
+            )
+        )
     }
 
     @usableFromInline
@@ -44,7 +60,7 @@ final class SharedRootDecoder: Decoder {
 
     @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        try base.singleValueContainer()
+        SharedRootSingleValueContainer(base: try base.singleValueContainer(), decoder: self)
     }
 }
 
@@ -95,12 +111,17 @@ typealias ForwardedKey = SharedRootKey.CodingKeys
 /// so that a `DecodingError` reads as it would without versioning.
 struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let root: KeyedDecodingContainer<ForwardedKey>
+    var versionParent: (key: String, versionKey: String)? = nil
+    var versionKeyAtRoot: String? = nil
 
     var codingPath: [any CodingKey] { root.codingPath }
 
     var allKeys: [Key] {
         root.allKeys.compactMap { key in
-            key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)
+            if key.stringValue == versionKeyAtRoot {
+                return nil
+            }
+            return key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)
         }
     }
 
@@ -162,7 +183,20 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
     }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if let versionParent, T.self is any StringKeyedDecodableDictionary.Type, key.stringValue == versionParent.key {
+            return try decodeWithoutVersion(type, forKey: key, versionKey: versionParent.versionKey)
+        }
         do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+    }
+
+    /// Decodes a dictionary the type keeps where the spec keeps the version, without the
+    /// version as one of its entries.
+    private func decodeWithoutVersion<T: Decodable>(_ type: T.Type, forKey key: Key, versionKey: String) throws -> T {
+        do {
+            return try T(from: VersionHidingDecoder(base: try root.superDecoder(forKey: ForwardedKey(key)), hidden: versionKey))
+        } catch {
+            throw restoring(error, key)
+        }
     }
 
     // The real container's own `decodeIfPresent` is forwarded rather than the protocol's
@@ -238,9 +272,28 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        if let versionParent, key.stringValue == versionParent.key, holdsOnlyTheVersion(key, versionParent.versionKey) {
+            // `{"_metadata": {"version": 2}}` is what the spec wrote for a type whose own
+            // `_metadata` was nil: reading it back gives nil again, not a half-empty object.
+            return nil
+        }
+        if let versionParent, T.self is any StringKeyedDecodableDictionary.Type, key.stringValue == versionParent.key {
+            guard try !decodeNil(forKey: key) else {
+                return nil
+            }
+            return try decodeWithoutVersion(type, forKey: key, versionKey: versionParent.versionKey)
+        }
         do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
             throw restoring(error, key)
         }
+    }
+
+    private func holdsOnlyTheVersion(_ key: Key, _ versionKey: String) -> Bool {
+        guard let object = try? root.nestedContainer(keyedBy: ForwardedKey.self, forKey: ForwardedKey(key)) else {
+            return false
+        }
+        let keys = object.allKeys
+        return keys.count == 1 && keys[0].stringValue == versionKey
     }
 
     func nestedContainer<NestedKey: CodingKey>(

@@ -40,7 +40,7 @@ extension VersionedCodable {
             // value and applying its key path.
             return try decoder.sharedRoot().decodeIfPresent(Int.self, forKey: rootVersionKey)
         }
-        return try VersionSpec(from: decoder)[keyPath: VersionSpec.keyPathToVersion]
+        return try readCustomSpecVersion(from: decoder)
     }
 
     /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates

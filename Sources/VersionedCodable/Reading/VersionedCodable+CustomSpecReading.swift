@@ -1,0 +1,85 @@
+extension VersionedCodable {
+    /// Reads the version through a custom ``VersionPathSpec``, as its documentation promises:
+    /// a missing key or a missing parent object (`_metadata` absent or `null`) is the `nil`
+    /// version, a spec key written in snake case is found under a snake-case key strategy, and
+    /// a chain whose older versions kept the version elsewhere is read with their specs when the
+    /// current one finds nothing.
+    @usableFromInline
+    static func readCustomSpecVersion(from decoder: SharedRootDecoder) throws -> Int? {
+        let paths = VersionPath.paths(for: VersionSpec.self, versions: VersionChain(for: Self.self).versions)
+        decoder.versionKeyAtRoot = nil
+        if paths.count == 1, paths[0].count == 1 {
+            decoder.versionKeyAtRoot = paths[0][0]
+        }
+        if paths.count == 1, paths[0].count == 2 {
+            decoder.versionParent = (paths[0][0], paths[0][1])
+        }
+        if let version = try readVersion(VersionSpec.self, from: decoder, paths: paths) {
+            return version
+        }
+        // Nothing found: the keys may have been converted by the decoder's key strategy, or the
+        // document may have been written by an older version that kept it elsewhere.
+        if paths.contains(where: { $0.contains(where: KeyConvertingDecoder.isSnakeCase) }),
+            let version = try? readVersion(VersionSpec.self, from: KeyConvertingDecoder(base: decoder), paths: paths)
+        {
+            return version
+        }
+        for spec in VersionChain(for: Self.self).olderSpecs(than: VersionSpec.self) {
+            if let version = readOlderSpec(spec, from: decoder) {
+                return version
+            }
+        }
+        return nil
+    }
+
+    private static func readVersion<Spec: VersionPathSpec>(
+        _ spec: Spec.Type,
+        from decoder: any Decoder,
+        paths: [[String]]
+    ) throws -> Int? {
+        do {
+            return try Spec(from: decoder)[keyPath: Spec.keyPathToVersion]
+        } catch let error as DecodingError where error.isMissingPart(ofAnyOf: paths) {
+            return nil
+        }
+    }
+
+    private static func readOlderSpec<Spec: VersionPathSpec>(_ spec: Spec.Type, from decoder: any Decoder) -> Int? {
+        let paths = VersionPath.paths(for: spec, versions: VersionChain(for: Self.self).versions)
+        return (try? readVersion(spec, from: decoder, paths: paths)) ?? nil
+    }
+}
+
+extension DecodingError {
+    /// Whether this error says that a key or object on one of `paths` is missing or `null`.
+    func isMissingPart(ofAnyOf paths: [[String]]) -> Bool {
+        let missing: [String]
+        switch self {
+        case .keyNotFound(let key, let context):
+            missing = context.codingPath.map(\.stringValue) + [key.stringValue]
+        case .valueNotFound(_, let context):
+            missing = context.codingPath.map(\.stringValue)
+        default:
+            return false
+        }
+        return !missing.isEmpty && paths.contains { $0.starts(with: missing) }
+    }
+}
+
+extension VersionChain {
+    /// The specs of the chain's older types that differ from `current`, oldest last.
+    func olderSpecs(than current: any VersionPathSpec.Type) -> [any VersionPathSpec.Type] {
+        var specs: [any VersionPathSpec.Type] = []
+        for type in types {
+            let spec = type.versionSpecType
+            if spec != current, !specs.contains(where: { $0 == spec }) {
+                specs.append(spec)
+            }
+        }
+        return specs
+    }
+}
+
+extension VersionedCodable {
+    static var versionSpecType: any VersionPathSpec.Type { VersionSpec.self }
+}
