@@ -6,7 +6,12 @@ func describe(_ version: Int?) -> String {
 }
 
 /// Records a test issue whose message is built at run time; `Issue.record` takes a `Comment`,
-/// which only string literals become on their own.
+/// which only string literals become on their own. Inside an ``IssueCollection`` the issue
+/// goes to the collector instead.
 func recordIssue(_ message: String, severity: Issue.Severity = .error, at sourceLocation: SourceLocation) {
+    if let collect = IssueCollection.collect {
+        collect(CollectedIssue(message: message, severity: severity, sourceLocation: sourceLocation))
+        return
+    }
     Issue.record(Comment(rawValue: message), severity: severity, sourceLocation: sourceLocation)
 }

@@ -1,37 +1,37 @@
 import Foundation
 import Testing
+import VersionedCodableTesting
 
-/// Runs `body` and returns the issues it records instead of letting them fail the test, so a
-/// test can assert that a check fails, how often, where and with which message.
+/// Runs `body` and returns the issues its checks report instead of letting them fail the test,
+/// so a test can assert that a check fails, how often, where and with which message.
 ///
-/// The issues are caught as known issues; `isIntermittent` keeps a body that records none from
-/// failing here, so that the caller's own expectations decide.
-func issuesRecorded(by body: () throws -> Void) rethrows -> [Issue] {
+/// The issues go to a task-local collector rather than to Swift Testing, so a passing run
+/// prints no "known issue" lines. The caller's expectations decide: a check that stops
+/// reporting a problem returns no issue here, and the test's `#expect` fails. An issue
+/// recorded in `body` in any other way still fails the test.
+func issuesRecorded(by body: () throws -> Void) rethrows -> [CollectedIssue] {
     let collected = CollectedIssues()
-    try withKnownIssue(isIntermittent: true) {
+    try IssueCollection.$collect.withValue({ collected.append($0) }) {
         try body()
-    } matching: { issue in
-        collected.append(issue)
-        return true
     }
     return collected.issues
 }
 
-/// The text of an issue's comments, for matching on the message.
-func message(of issue: Issue) -> String {
-    issue.comments.map(\.rawValue).joined(separator: "\n")
+/// The text of an issue, for matching on the message.
+func message(of issue: CollectedIssue) -> String {
+    issue.message
 }
 
 private final class CollectedIssues: @unchecked Sendable {
-    // Guarded by `lock`: the matcher is `@Sendable` and may be called from any thread.
-    private var stored: [Issue] = []
+    // Guarded by `lock`: the collector is `@Sendable` and may be called from any thread.
+    private var stored: [CollectedIssue] = []
     private let lock = NSLock()
 
-    func append(_ issue: Issue) {
+    func append(_ issue: CollectedIssue) {
         lock.withLock { stored.append(issue) }
     }
 
-    var issues: [Issue] {
+    var issues: [CollectedIssue] {
         lock.withLock { stored }
     }
 }

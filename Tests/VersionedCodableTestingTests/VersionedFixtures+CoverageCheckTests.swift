@@ -62,7 +62,7 @@ struct CoverageCheckTests {
         #expect(text.contains("Add \(fixtures.folder.appendingPathComponent("v3.json").path)"))
         #expect(text.contains("run the tests with VERSIONED_CODABLE_RECORD=1"))
         #expect(issues[0].isFailure)
-        #expect(issues[0].sourceLocation?.line == line)
+        #expect(issues[0].sourceLocation.line == line)
         #expect(
             !FileManager.default.fileExists(atPath: fixtures.folder.appendingPathComponent("v3.json").path)
         )
