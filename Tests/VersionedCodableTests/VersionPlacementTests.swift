@@ -271,7 +271,8 @@ struct VersionPlacementTests {
     }
 
     /// The plain encoding of `value` with every top-level entry of `spec`'s encoding added.
-    static func plainPlusSpec(_ value: some Encodable, _ spec: some Encodable, _ encode: Encode) throws -> NSDictionary {
+    static func plainPlusSpec(_ value: some Encodable, _ spec: some Encodable, _ encode: Encode) throws -> NSDictionary
+    {
         var merged = try object(encode(value))
         for (key, entry) in try object(encode(spec)) {
             merged[key] = entry
@@ -279,7 +280,10 @@ struct VersionPlacementTests {
         return merged as NSDictionary
     }
 
-    @Test("A spec that carries more than the version is written whole and read back", arguments: ["json", "xml plist", "binary plist"])
+    @Test(
+        "A spec that carries more than the version is written whole and read back",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
     func specWithHeader(format: String) throws {
         let encode = try #require(Self.formats.first { $0.name == format }).encode
         let invoice = Invoice(total: 120, currency: "CHF")
@@ -346,7 +350,10 @@ struct VersionPlacementTests {
         #expect(try JSONDecoder().decodeWithStoredVersion(MetaNote.self, from: null).storedVersion == nil)
     }
 
-    @Test("An optional metadata object that was nil reads back as nil", arguments: ["json", "xml plist", "binary plist"])
+    @Test(
+        "An optional metadata object that was nil reads back as nil",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
     func optionalParentRoundTrips(format: String) throws {
         let encode = try #require(Self.formats.first { $0.name == format }).encode
         for note in [MetaNote(_metadata: nil, text: "a"), MetaNote(_metadata: .init(editor: "Ada"), text: "b")] {
@@ -374,7 +381,10 @@ struct VersionPlacementTests {
         #expect(read.wrappedValue == value)
     }
 
-    @Test("A type whose root is a dictionary does not get the version as an entry", arguments: ["json", "xml plist", "binary plist"])
+    @Test(
+        "A type whose root is a dictionary does not get the version as an entry",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
     func rootDictionaryRoundTrips(format: String) throws {
         let encode = try #require(Self.formats.first { $0.name == format }).encode
         let tally = Tally(counts: ["apples": 3, "pears": 0])

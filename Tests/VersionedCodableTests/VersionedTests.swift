@@ -154,16 +154,36 @@ struct VersionedTests {
         #expect(object.keys.contains("lastRemoved") == false)
     }
 
-    @Test("A too-new version inside a document throws the versioning error unchanged")
-    func nestedErrorIsUnchanged() throws {
+    @Test("A part that cannot be read says where it is, what version it has and what is supported")
+    func nestedErrorSaysWhere() throws {
         let data = Data(
             #"{"featured": {"version": 1, "name": "A"}, "items": [{"version": 1, "name": "B"}, {"version": 8, "name": "C"}]}"#
                 .utf8
         )
-        let error = #expect(throws: VersionedDecodingError.self) {
+        let error = #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(Basket.self, from: data)
         }
-        #expect(error == .documentVersionTooNew(found: 8, newest: Item.self))
+        guard case .dataCorrupted(let context)? = error else {
+            Issue.record("Expected dataCorrupted, got \(String(describing: error))")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue).first == "items")
+        #expect(context.codingPath.last?.intValue == 1)
+        #expect(context.debugDescription.contains("items[1]"))
+        #expect(context.debugDescription.contains("version 8"))
+        #expect(context.debugDescription.contains("supports versions 3, 2, 1"))
+        let underlying = try #require(context.underlyingError as? VersionedDecodingError)
+        #expect(underlying == .documentVersionTooNew(found: 8, newest: Item.self))
+
+        let missing = Data(#"{"featured": {"name": "A"}, "items": []}"#.utf8)
+        let missingError = #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Basket.self, from: missing)
+        }
+        guard case .dataCorrupted(let missingContext)? = missingError else {
+            Issue.record("Expected dataCorrupted, got \(String(describing: missingError))")
+            return
+        }
+        #expect(missingContext.debugDescription.contains("featured has no version"))
     }
 
     @Test("Equality and hashing compare the values, not the versions they were read from")

@@ -193,7 +193,9 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     /// version as one of its entries.
     private func decodeWithoutVersion<T: Decodable>(_ type: T.Type, forKey key: Key, versionKey: String) throws -> T {
         do {
-            return try T(from: VersionHidingDecoder(base: try root.superDecoder(forKey: ForwardedKey(key)), hidden: versionKey))
+            return try T(
+                from: VersionHidingDecoder(base: try root.superDecoder(forKey: ForwardedKey(key)), hidden: versionKey)
+            )
         } catch {
             throw restoring(error, key)
         }

@@ -121,7 +121,10 @@ struct SpecRecordingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         KeyedEncodingContainer(
-            SpecRecordingKeyedContainer<NestedKey>(object: object.object(at: key.stringValue), codingPath: codingPath + [key])
+            SpecRecordingKeyedContainer<NestedKey>(
+                object: object.object(at: key.stringValue),
+                codingPath: codingPath + [key]
+            )
         )
     }
 

@@ -186,7 +186,8 @@ extension SpecTree {
             }
         }
         // Places for versions the spec did not write at all (`encodeIfPresent(nil)`).
-        for versionPath in versionPaths where versionPath.count > path.count && Array(versionPath.prefix(path.count)) == path {
+        for versionPath in versionPaths
+        where versionPath.count > path.count && Array(versionPath.prefix(path.count)) == path {
             let key = versionPath[path.count]
             guard !entries.contains(where: { $0.key == key }) else {
                 continue

@@ -66,10 +66,19 @@ extension Versioned: Decodable {
     /// - Parameter decoder: The decoder positioned at the versioned value.
     /// - Throws: `DecodingError` for malformed data, ``VersionedDecodingError`` when the
     ///   version is not in the chain, and any error a migration step throws.
+    ///
+    /// A part inside a document that cannot be read throws `DecodingError.dataCorrupted` with
+    /// the part's coding path (`items[3]`), the version it was stored with and the versions the
+    /// chain supports; the library's or the migration's own error is its `underlyingError`. The
+    /// root of a document throws that error itself, as VersionedCodable 1.2 did.
     @inlinable
     public init(from decoder: any Decoder) throws {
-        let (value, storedVersion) = try Value._decodeVersioned(from: decoder)
-        self.init(decoded: value, storedVersion: storedVersion)
+        do {
+            let (value, storedVersion) = try Value._decodeVersioned(from: decoder)
+            self.init(decoded: value, storedVersion: storedVersion)
+        } catch {
+            throw Value.locatingFailure(error, of: decoder)
+        }
     }
 }
 

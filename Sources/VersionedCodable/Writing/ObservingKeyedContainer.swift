@@ -240,7 +240,9 @@ struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         guard child.entries.contains(where: { NestedKey(stringValue: $0.key) != nil }) else {
             return nested
         }
-        return KeyedEncodingContainer(ObservingKeyedContainer<NestedKey>(base: nested, observer: observer, object: child))
+        return KeyedEncodingContainer(
+            ObservingKeyedContainer<NestedKey>(base: nested, observer: observer, object: child)
+        )
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
