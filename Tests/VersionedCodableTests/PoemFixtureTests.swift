@@ -1,9 +1,21 @@
+// snippet: poem-fixtures
 import Foundation
 import Testing
-import VersionedCodable
 import VersionedCodableTesting
 
-@testable import VersionedPoems
+@testable import VersionedPoems  // the module that defines Poem
+
+@Suite("Poem documents")
+struct PoemDocumentTests {
+    @Test("Every poem document that ever shipped still decodes")
+    func everyPoemDocumentDecodes() {
+        let fixtures = VersionedFixtures(Poem.self, bundle: .module)
+        fixtures.checkEveryFixtureDecodes()
+        fixtures.checkEveryVersionHasFixture(recordingFrom: .sample)
+        fixtures.checkPlainEncodingIsNotMistaken(.sample)
+    }
+}
+// end snippet
 
 extension Poem {
     /// A typical current poem, written as the current version's fixture in record mode.
@@ -18,17 +30,7 @@ extension Poem {
     )
 }
 
-@Suite("Poem fixtures, checked with VersionedCodableTesting")
-struct PoemFixtureTests {
-    // snippet: poem-fixtures
-    @Test("Every poem document that ever shipped still decodes")
-    func everyPoemDocumentDecodes() {
-        let fixtures = VersionedFixtures(Poem.self, bundle: .module)
-        fixtures.checkEveryFixtureDecodes()
-        fixtures.checkEveryVersionHasFixture(recordingFrom: .sample)
-    }
-    // end snippet
-
+extension PoemDocumentTests {
     @Test("Every poem fixture migrates to the value it held")
     func everyPoemMigratesToItsValue() {
         let fixtures = VersionedFixtures(Poem.self, bundle: .module)
@@ -39,4 +41,11 @@ struct PoemFixtureTests {
         #expect(summary.storedVersions == [nil, 1, 2, 3, 4])
         #expect(summary.passed)
     }
+
+    // snippet: plain-encoding-check
+    @Test("A poem written without its version is never read as an old one")
+    func plainEncodingIsNotMistaken() {
+        VersionedFixtures(Poem.self, bundle: .module).checkPlainEncodingIsNotMistaken(.sample)
+    }
+    // end snippet
 }
