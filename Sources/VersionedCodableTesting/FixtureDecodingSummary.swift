@@ -2,10 +2,11 @@ import VersionedCodable
 
 /// What a fixture check decoded, for assertions beyond the issues it records.
 ///
+/// <!-- snippet: summary-lookups -->
 /// ```swift
 /// let summary = fixtures.checkEveryFixtureDecodes()
-/// #expect(summary["v1-no-servings.json"]?.servings == 2)
-/// #expect(summary.storedVersions == [nil, 1, 2])
+/// #expect(summary["v1-no-ingredients.json"]?.servings == 2)
+/// #expect(summary.storedVersions == [nil, 1, 2, 3])
 /// ```
 public struct FixtureDecodingSummary<Value: VersionedCodable> {
     /// Every fixture the check looked at, oldest version first.

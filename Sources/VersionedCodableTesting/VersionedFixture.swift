@@ -60,6 +60,7 @@ public struct VersionedFixture: Sendable, Hashable, CustomStringConvertible {
     /// Returns `nil` when the name does not follow the convention, so that a misnamed file is
     /// noticed instead of being read as the wrong version:
     ///
+    /// <!-- snippet: fixture-from-url -->
     /// ```swift
     /// let fixture = VersionedFixture(url: folder.appending(path: "v2-no-rating.json"))
     /// // fixture?.version == 2, fixture?.label == "no-rating", fixture?.format == .json
@@ -85,9 +86,10 @@ public struct VersionedFixture: Sendable, Hashable, CustomStringConvertible {
 
     /// The name a fixture file of a version should have.
     ///
+    /// <!-- snippet: fixture-file-names -->
     /// ```swift
-    /// VersionedFixture.fileName(forVersion: 3)                      // "v3.json"
-    /// VersionedFixture.fileName(forVersion: nil, label: "draft")   // "unversioned-draft.json"
+    /// let name = VersionedFixture.fileName(forVersion: 3)  // "v3.json"
+    /// let draft = VersionedFixture.fileName(forVersion: nil, label: "draft")  // "unversioned-draft.json"
     /// ```
     ///
     /// - Parameters:

@@ -16,6 +16,7 @@ extension VersionedFixtures {
     /// Fixtures of older versions are never written: they must be documents the older code
     /// wrote.
     ///
+    /// <!-- snippet: coverage-check -->
     /// ```swift
     /// @Test("Every version of a recipe has a fixture")
     /// func everyRecipeVersionHasFixture() {

@@ -12,6 +12,7 @@ extension VersionedFixtures {
     /// in its name is an issue too, because it would make
     /// ``checkEveryVersionHasFixture(recordingFrom:sourceLocation:)`` count the wrong version.
     ///
+    /// <!-- snippet: decoding-check -->
     /// ```swift
     /// @Test("Every stored recipe decodes")
     /// func storedRecipesDecode() {
@@ -30,6 +31,7 @@ extension VersionedFixtures {
 
     /// Checks that a single fixture decodes, for a parameterized test over ``all()``.
     ///
+    /// <!-- snippet: check-decodes -->
     /// ```swift
     /// @Test("A stored recipe decodes", arguments: try fixtures.all())
     /// func storedRecipeDecodes(_ fixture: VersionedFixture) {
@@ -146,9 +148,10 @@ extension VersionedFixtures where Value: Equatable {
     ///
     /// Return `nil` from `expected` for fixtures that only need to decode.
     ///
+    /// <!-- snippet: expecting-by-closure -->
     /// ```swift
     /// fixtures.checkEveryFixtureDecodes { fixture in
-    ///     fixture.label == "no-servings" ? Recipe(title: "Pancakes", servings: 2) : nil
+    ///     fixture.label == "no-ingredients" ? Recipe(title: "Toast", ingredients: [], servings: 2) : nil
     /// }
     /// ```
     ///
@@ -172,9 +175,10 @@ extension VersionedFixtures where Value: Equatable {
     /// A file name in `expected` that is not a fixture is an issue too, so that a renamed
     /// fixture does not silently lose its comparison.
     ///
+    /// <!-- snippet: expecting-by-name -->
     /// ```swift
     /// fixtures.checkEveryFixtureDecodes(expecting: [
-    ///     "v1.json": Recipe(title: "Pancakes", servings: 2),
+    ///     "v1-no-ingredients.json": Recipe(title: "Toast", ingredients: [], servings: 2)
     /// ])
     /// ```
     ///

@@ -103,6 +103,7 @@ public struct VersionedFixtures<Value: VersionedCodable>: Sendable {
     ///
     /// The fixtures are in `directory/TypeName/`.
     ///
+    /// <!-- snippet: fixtures-in-directory -->
     /// ```swift
     /// let fixtures = VersionedFixtures(Recipe.self, directory: URL(fileURLWithPath: "Fixtures"))
     /// ```
@@ -150,6 +151,7 @@ public struct VersionedFixtures<Value: VersionedCodable>: Sendable {
     /// Use it as the arguments of a parameterized test, so that each fixture is a test case of
     /// its own:
     ///
+    /// <!-- snippet: fixtures-as-arguments -->
     /// ```swift
     /// static let fixtures = VersionedFixtures(Recipe.self, bundle: .module)
     ///

@@ -27,6 +27,16 @@ struct FixtureDecodingSummaryTests {
         #expect(!result.passed)
     }
 
+    @Test("answers the documentation's questions about the recipe fixtures")
+    func documentedLookups() {
+        let fixtures = VersionedFixtures(Recipe.self, bundle: .module)
+        // snippet: summary-lookups
+        let summary = fixtures.checkEveryFixtureDecodes()
+        #expect(summary["v1-no-ingredients.json"]?.servings == 2)
+        #expect(summary.storedVersions == [nil, 1, 2, 3])
+        // end snippet
+    }
+
     @Test("can be sent to another task")
     func sendable() async {
         let summary = VersionedFixtures(Recipe.self, bundle: .module).checkEveryFixtureDecodes()

@@ -32,3 +32,58 @@ struct RecipeDocumentTests {
         Self.recipeFixtures.checkDecodes(fixture)
     }
 }
+
+/// The samples in the documentation comments of the checks, run against the same fixtures:
+/// Scripts/sync-snippets.py copies each region into its comment.
+@Suite("Recipe documents, checked as the checks' documentation shows")
+struct RecipeCheckSampleTests {
+    // snippet: fixtures-as-arguments
+    static let fixtures = VersionedFixtures(Recipe.self, bundle: .module)
+
+    // snippet: check-decodes
+    @Test("A stored recipe decodes", arguments: try fixtures.all())
+    func storedRecipeDecodes(_ fixture: VersionedFixture) {
+        Self.fixtures.checkDecodes(fixture)
+    }
+    // end snippet
+    // end snippet
+
+    // snippet: coverage-check
+    @Test("Every version of a recipe has a fixture")
+    func everyRecipeVersionHasFixture() {
+        VersionedFixtures(Recipe.self, bundle: .module)
+            .checkEveryVersionHasFixture(recordingFrom: .sample)
+    }
+    // end snippet
+
+    // snippet: decoding-check
+    @Test("Every stored recipe decodes")
+    func storedRecipesDecode() {
+        VersionedFixtures(Recipe.self, bundle: .module).checkEveryFixtureDecodes()
+    }
+    // end snippet
+
+    @Test("Stored recipes decode to the values expected by a closure and by file name")
+    func expectedValues() {
+        let fixtures = Self.fixtures
+        // snippet: expecting-by-closure
+        fixtures.checkEveryFixtureDecodes { fixture in
+            fixture.label == "no-ingredients" ? Recipe(title: "Toast", ingredients: [], servings: 2) : nil
+        }
+        // end snippet
+        // snippet: expecting-by-name
+        fixtures.checkEveryFixtureDecodes(expecting: [
+            "v1-no-ingredients.json": Recipe(title: "Toast", ingredients: [], servings: 2)
+        ])
+        // end snippet
+    }
+
+    @Test("Fixtures can be read from a folder on disk")
+    func fixturesInADirectory() {
+        // snippet: fixtures-in-directory
+        let fixtures = VersionedFixtures(Recipe.self, directory: URL(fileURLWithPath: "Fixtures"))
+        // end snippet
+        #expect(fixtures.folder.lastPathComponent == "Recipe")
+        #expect(fixtures.recordingFolder == fixtures.folder)
+    }
+}

@@ -28,6 +28,25 @@ struct VersionedFixtureTests {
         #expect(fixture.testDescription == name)
     }
 
+    @Test("reads the documentation's example names")
+    func documentedNames() throws {
+        let folder = Self.folder
+        // snippet: fixture-from-url
+        let fixture = VersionedFixture(url: folder.appending(path: "v2-no-rating.json"))
+        // fixture?.version == 2, fixture?.label == "no-rating", fixture?.format == .json
+        // end snippet
+        #expect(fixture?.version == 2)
+        #expect(fixture?.label == "no-rating")
+        #expect(fixture?.format == .json)
+
+        // snippet: fixture-file-names
+        let name = VersionedFixture.fileName(forVersion: 3)  // "v3.json"
+        let draft = VersionedFixture.fileName(forVersion: nil, label: "draft")  // "unversioned-draft.json"
+        // end snippet
+        #expect(name == "v3.json")
+        #expect(draft == "unversioned-draft.json")
+    }
+
     @Test(
         "that breaks the convention is not read as a fixture",
         arguments: [

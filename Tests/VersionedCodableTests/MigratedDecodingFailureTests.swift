@@ -32,6 +32,23 @@ struct MigratedDecodingFailureTests {
         #expect(context.debugDescription == text)
     }
 
+    @Test("the documentation's sample reaches both reasons through the decoding error")
+    func documentedSample() throws {
+        let data = Data(#"{"name": "Ivy", "watering": "weekly"}"#.utf8)
+        var problems: [String] = []
+        // snippet: migrated-decoding-failure
+        do {
+            _ = try JSONDecoder().decode(Houseplant.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) {
+            if let failure = context.underlyingError as? MigratedDecodingFailure {
+                problems.append("now: \(failure.currentShapeError); before: \(failure.oldShapeError)")
+            }
+        }
+        // end snippet
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("now: ") == true)
+    }
+
     @Test("errors that are not decoding errors are described as themselves")
     func otherErrors() {
         let failure = MigratedDecodingFailure(

@@ -7,6 +7,7 @@ import VersionedCodable
 // that they still match.
 
 // snippet: field-migration
+// snippet: watering-schedule
 struct WateringSchedule: Codable, Hashable, MigrationTarget {
     var everyDays: Int
     var amountMillilitres: Int
@@ -21,11 +22,14 @@ struct WateringSchedule: Codable, Hashable, MigrationTarget {
         self.init(everyDays: everyDays, amountMillilitres: 250)
     }
 }
+// end snippet
 
+// snippet: houseplant
 struct Houseplant: Codable, Equatable {
     var name: String
     @Migrated var watering: WateringSchedule
 }
+// end snippet
 // end snippet
 
 func loadHouseplants(from json: Data) throws -> [Houseplant] {
@@ -51,10 +55,12 @@ struct PotSize: Codable, Hashable, MigrationTarget {
     }
 }
 
+// snippet: repotting
 struct Repotting: Codable, Equatable {
     @Migrated var pot: PotSize  // missing or null: PotSize(migrateFrom: nil)
     @Migrated var previousPot: PotSize?  // missing or null: nil
 }
+// end snippet
 
 struct PlantLabelV1: VersionedCodable {
     static let version: Int? = 1
@@ -475,7 +481,14 @@ struct MigratedTests {
             "Sources/VersionedCodable/VersionedCodable.docc/FieldMigrations.md"
         )
         let articleText = try String(contentsOf: article, encoding: .utf8)
+        // The snippet markers that Scripts/sync-snippets.py reads are not part of the samples.
         let source = try String(contentsOf: thisFile, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { line in
+                let code = line.trimmingCharacters(in: .whitespaces)
+                return !code.hasPrefix("// snippet: ") && code != "// end snippet"
+            }
+            .joined(separator: "\n")
 
         var samples: [String] = []
         var current: [Substring]?

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Keeps the code in the README and the documentation articles honest: every Swift sample must
-/// appear, line for line, in a Swift file that the package or its CI builds.
+/// Keeps the code in the README, the documentation articles and the documentation comments
+/// honest: every Swift sample must appear, line for line, in a Swift file that the package or
+/// its CI builds.
 @Suite("Documentation code samples")
 struct ReadmeSnippetTests {
     static let root = URL(fileURLWithPath: #filePath)
@@ -62,6 +63,45 @@ struct ReadmeSnippetTests {
             .flatMap { normalized($0) + ["<end of file>"] }
     }()
 
+    /// Files whose documentation samples are not compiled yet. Each one's owner marks its
+    /// samples with `<!-- snippet: NAME -->` and compiles them, then takes it off this list.
+    static let samplesNotYetCompiled: Set<String> = [
+        "Sources/VersionedCodable/Chain/NothingEarlier.swift",
+        "Sources/VersionedCodable/Chain/VersionedCodable.swift",
+        "Sources/VersionedCodable/Errors/VersionedDecodingError.swift",
+        "Sources/VersionedCodable/Reading/VersionedCodable+DecodeTransparently.swift",
+        "Sources/VersionedCodable/Versioned/Versioned.swift",
+        "Sources/VersionedCodable/Writing/VersionedCodable+EncodeTransparently.swift",
+    ]
+
+    /// The library sources whose documentation comments hold Swift samples.
+    static var documentedSources: [String] {
+        files(under: root.appendingPathComponent("Sources"), withExtension: "swift")
+            .filter { (try? String(contentsOf: $0, encoding: .utf8))?.contains("/// ```swift") == true }
+            .map { String($0.path.dropFirst(root.path.count + 1)) }
+            .filter { !samplesNotYetCompiled.contains($0) }
+            .sorted()
+    }
+
+    /// The Swift blocks of a source file's documentation comments, without the `///`.
+    static func documentationBlocks(in source: String) -> [String] {
+        let documentation = source.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("///") }
+            .map { line in
+                let text = line.dropFirst(3)
+                return text.hasPrefix(" ") ? String(text.dropFirst()) : String(text)
+            }
+        return swiftBlocks(in: documentation.joined(separator: "\n"))
+    }
+
+    static func isCompiled(_ block: String) -> Bool {
+        let lines = normalized(block)
+        return compiledLines.indices.contains { start in
+            compiledLines[start...].starts(with: lines)
+        }
+    }
+
     @Test("Every Swift sample in the README and the articles is compiled code", arguments: documents)
     func samplesAreCompiled(document: String) throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
@@ -74,11 +114,17 @@ struct ReadmeSnippetTests {
             if block.contains("// In Package.swift") || block.contains(".testTarget(") {
                 continue
             }
-            let lines = Self.normalized(block)
-            let found = Self.compiledLines.indices.contains { start in
-                Self.compiledLines[start...].starts(with: lines)
-            }
-            #expect(found, "\(document): this sample is not in any compiled file:\n\(block)")
+            #expect(Self.isCompiled(block), "\(document): this sample is not in any compiled file:\n\(block)")
+        }
+    }
+
+    @Test("Every Swift sample in a documentation comment is compiled code", arguments: documentedSources)
+    func documentationCommentSamplesAreCompiled(file: String) throws {
+        let source = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+        let blocks = Self.documentationBlocks(in: source)
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            #expect(Self.isCompiled(block), "\(file): this sample is not in any compiled file:\n\(block)")
         }
     }
 }

@@ -7,6 +7,7 @@ extension JSONDecoder {
     /// then migrated step by step up to `expectedType`. The document is parsed once, and the
     /// decoder's strategies and `userInfo` apply to the version and to every field.
     ///
+    /// <!-- snippet: decode-one -->
     /// ```swift
     /// let poem = try JSONDecoder().decode(versioned: Poem.self, from: data)
     /// ```
@@ -15,7 +16,7 @@ extension JSONDecoder {
     ///   - expectedType: The current version of the type.
     ///   - data: The encoded document, of any version in the type's chain.
     /// - Returns: The document as `expectedType`.
-    /// - Throws: `DecodingError` when the data is malformed, `VersionedDecodingError` when its
+    /// - Throws: `DecodingError` when the data is malformed, ``VersionedDecodingError`` when its
     ///   version is not in the chain, and any error a migration step throws.
     public func decode<ExpectedType: VersionedCodable>(
         versioned expectedType: ExpectedType.Type,
@@ -27,8 +28,9 @@ extension JSONDecoder {
     /// Decodes a versioned document and tells which version it was stored as.
     ///
     /// Use it to upgrade stored documents as they are read: when
-    /// `Versioned/wasMigrated` is `true`, write the value back.
+    /// ``Versioned/wasMigrated`` is `true`, write the value back.
     ///
+    /// <!-- snippet: json-upgrade-on-read -->
     /// ```swift
     /// let read = try JSONDecoder().decodeWithStoredVersion(Poem.self, from: data)
     /// if read.wasMigrated {
@@ -40,7 +42,7 @@ extension JSONDecoder {
     ///   - expectedType: The current version of the type.
     ///   - data: The encoded document, of any version in the type's chain.
     /// - Returns: The migrated value with the version it was stored as.
-    /// - Throws: The same errors as `decode(versioned:from:)`.
+    /// - Throws: The same errors as ``decode(versioned:from:)``.
     public func decodeWithStoredVersion<ExpectedType: VersionedCodable>(
         _ expectedType: ExpectedType.Type,
         from data: Data

@@ -7,13 +7,14 @@ extension JSONEncoder {
     /// fields and merged into any object the type writes there. The encoder's strategies and
     /// `outputFormatting` apply as usual.
     ///
+    /// <!-- snippet: json-encode -->
     /// ```swift
     /// let data = try JSONEncoder().encode(versioned: poem)
     /// ```
     ///
     /// - Parameter value: The value to encode.
     /// - Returns: The encoded document.
-    /// - Throws: `VersionedEncodingError.typeHasClashingVersionField` when the type writes its
+    /// - Throws: ``VersionedEncodingError/typeHasClashingVersionField`` when the type writes its
     ///   own value where the version goes, and any error the type's encoding throws.
     public func encode(versioned value: any VersionedCodable) throws -> Data {
         try encodeOpened(value)
@@ -22,17 +23,18 @@ extension JSONEncoder {
     /// Encodes a versioned value as an older version of its type, for readers that only know
     /// that version.
     ///
-    /// Each step down uses the type's `downgraded()`.
+    /// Each step down uses the type's ``VersionedCodable/downgraded()``.
     ///
+    /// <!-- snippet: json-encode-older -->
     /// ```swift
-    /// let forOldReaders = try JSONEncoder().encode(versioned: poem, asVersion: 2)
+    /// let forOldReaders = try JSONEncoder().encode(versioned: poem, asVersion: 3)
     /// ```
     ///
     /// - Parameters:
     ///   - value: The value to encode, of the current version.
     ///   - version: The older version to write. It must be in the value's chain.
     /// - Returns: The encoded document, as the older version writes it.
-    /// - Throws: `VersionedEncodingError` when the version is not in the chain, a step has no
+    /// - Throws: ``VersionedEncodingError`` when the version is not in the chain, a step has no
     ///   downgrade or cannot represent the value, and any error the type's encoding throws.
     public func encode(versioned value: any VersionedCodable, asVersion version: Int?) throws -> Data {
         try encodeOpened(value, asVersion: version)

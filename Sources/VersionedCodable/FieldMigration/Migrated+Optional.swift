@@ -43,10 +43,11 @@ extension KeyedDecodingContainer {
     /// you rarely call it yourself. A plain `decode` would throw `keyNotFound` for every
     /// missing key, because the property's type, `Migrated<Value>`, is never optional.
     ///
+    /// <!-- snippet: repotting -->
     /// ```swift
-    /// struct Houseplant: Codable {
-    ///     var name: String
-    ///     @Migrated var watering: WateringSchedule?   // a missing "watering" decodes as nil
+    /// struct Repotting: Codable, Equatable {
+    ///     @Migrated var pot: PotSize  // missing or null: PotSize(migrateFrom: nil)
+    ///     @Migrated var previousPot: PotSize?  // missing or null: nil
     /// }
     /// ```
     ///

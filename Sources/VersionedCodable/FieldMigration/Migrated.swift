@@ -5,16 +5,17 @@
 /// property's type conforms to ``MigrationTarget`` and says how to build itself from the old
 /// shape. The enclosing type keeps its synthesized `Codable` conformance.
 ///
+/// <!-- snippet: houseplant -->
 /// ```swift
 /// struct Houseplant: Codable, Equatable {
 ///     var name: String
 ///     @Migrated var watering: WateringSchedule
 /// }
-///
-/// // Both read the same way; the second was written when `watering` was a number of days.
-/// let current = #"{"name": "Fern", "watering": {"everyDays": 3, "amountMillilitres": 250}}"#
-/// let old = #"{"name": "Fern", "watering": 3}"#
 /// ```
+///
+/// `{"name": "Fern", "watering": {"everyDays": 3, "amountMillilitres": 250}}` and
+/// `{"name": "Fern", "watering": 3}`, written when `watering` was a number of days, decode to
+/// the same plant.
 ///
 /// Decoding tries the current shape first and the old shape, ``MigrationTarget/Source``,
 /// second, so data that fits both is read in the current shape. When neither fits, decoding

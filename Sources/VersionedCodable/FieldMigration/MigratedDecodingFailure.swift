@@ -6,12 +6,13 @@ import Foundation
 /// It is the `underlyingError` of the `DecodingError.dataCorrupted` that decoding throws, so
 /// that both reasons are at hand:
 ///
+/// <!-- snippet: migrated-decoding-failure -->
 /// ```swift
 /// do {
 ///     _ = try JSONDecoder().decode(Houseplant.self, from: data)
 /// } catch DecodingError.dataCorrupted(let context) {
 ///     if let failure = context.underlyingError as? MigratedDecodingFailure {
-///         print(failure.currentShapeError, failure.oldShapeError)
+///         problems.append("now: \(failure.currentShapeError); before: \(failure.oldShapeError)")
 ///     }
 /// }
 /// ```

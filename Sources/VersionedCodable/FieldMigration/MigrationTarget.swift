@@ -5,8 +5,9 @@
 /// say how to convert it in ``init(migrateFrom:)``. A ``Migrated`` property then reads documents
 /// written in either shape and always writes the current one.
 ///
+/// <!-- snippet: watering-schedule -->
 /// ```swift
-/// struct WateringSchedule: Codable, Equatable, MigrationTarget {
+/// struct WateringSchedule: Codable, Hashable, MigrationTarget {
 ///     var everyDays: Int
 ///     var amountMillilitres: Int
 ///
@@ -15,6 +16,7 @@
 ///         self.amountMillilitres = amountMillilitres
 ///     }
 ///
+///     // Until the schedule grew an amount, documents held only the number of days.
 ///     init(migrateFrom everyDays: Int) {
 ///         self.init(everyDays: everyDays, amountMillilitres: 250)
 ///     }
