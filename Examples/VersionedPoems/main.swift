@@ -23,7 +23,12 @@ for url in documents {
         let outcome = read.wasMigrated ? "migrated to v4" : "current"
         rows.append((url.lastPathComponent, stored, "\(outcome): \"\(poem.title)\" by \(poem.author.name)"))
     } catch {
-        rows.append((url.lastPathComponent, "?", "error: \(error)"))
+        // A document too new to read still says which version wrote it.
+        var stored = "?"
+        if case VersionedDecodingError.documentVersionTooNew(let found, _) = error {
+            stored = "v\(found)"
+        }
+        rows.append((url.lastPathComponent, stored, "error: \(error)"))
     }
 }
 // end snippet
