@@ -180,25 +180,18 @@ final class RecordedArray: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         for element in elements {
-            switch element {
-            case .null: try container.encodeNil()
-            case .bool(let value): try container.encode(value)
-            case .string(let value): try container.encode(value)
-            case .double(let value): try container.encode(value)
-            case .float(let value): try container.encode(value)
-            case .int(let value): try container.encode(value)
-            case .int8(let value): try container.encode(value)
-            case .int16(let value): try container.encode(value)
-            case .int32(let value): try container.encode(value)
-            case .int64(let value): try container.encode(value)
-            case .uint(let value): try container.encode(value)
-            case .uint8(let value): try container.encode(value)
-            case .uint16(let value): try container.encode(value)
-            case .uint32(let value): try container.encode(value)
-            case .uint64(let value): try container.encode(value)
-            case .encodable(let value, _): try container.encode(value)
-            }
+            try container.encode(SingleSpecValue(value: element))
         }
+    }
+}
+
+/// One recorded value, written through a single-value container.
+struct SingleSpecValue: Encodable {
+    let value: SpecValue
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try value.write(to: &container)
     }
 }
 
