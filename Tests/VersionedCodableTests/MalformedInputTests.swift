@@ -451,6 +451,48 @@ struct MalformedInputTests {
         }
     }
 
+    /// A check that ended a processing instruction at its first `>`, or a comment at the `-->` of
+    /// `<!-->`, would read a `<!--` or `<![CDATA[` that Foundation skips, and skip the nesting
+    /// that Foundation reads after it. Run in a child process so that a regression fails this
+    /// test only.
+    @Test("Deep nesting after a processing instruction or comment that a naive scan misreads throws rather than crash")
+    func deepNestingHiddenFromANaiveScan() async {
+        await #expect(processExitsWith: .success) {
+            let depth = 100_000
+            let deep = String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)
+            let documents = [
+                "<?pi > <!-- ?>" + MalformedInputTests.xmlPlist("<key>tags</key>" + deep) + "<!-- -->",
+                "<?> <!-- ?>" + MalformedInputTests.xmlPlist("<key>tags</key>" + deep) + "<!-- -->",
+                MalformedInputTests.xmlPlist("<!--><![CDATA[--><key>tags</key>" + deep + "<!-- ]]> -->"),
+                #"<!DOCTYPE plist SYSTEM "a> "# + MalformedInputTests.xmlPlist("<key>tags</key>" + deep) + #"">"#,
+            ]
+            for document in documents {
+                guard Outcome({ try Format.xmlPlist.decode(Data(document.utf8)) }) == .dataCorrupted else { exit(1) }
+            }
+        }
+    }
+
+    /// Foundation converts UTF-16 and UTF-32 with a byte order mark to UTF-8 and scans them as
+    /// deeply as UTF-8. Run in a child process so that a regression fails this test only.
+    @Test("Deep nesting in UTF-16 or UTF-32 after a byte order mark throws rather than crash")
+    func deepNestingInUTF16() async {
+        await #expect(processExitsWith: .success) {
+            let depth = 100_000
+            let body = String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)
+            let text = MalformedInputTests.xmlPlist("<key>tags</key>" + body)
+            let documents = [
+                Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!,
+                Data([0xFE, 0xFF]) + text.data(using: .utf16BigEndian)!,
+                Data([0x00, 0x00, 0xFE, 0xFF]) + text.data(using: .utf32BigEndian)!,
+                // What Foundation takes for UTF-32LE's byte order mark.
+                Data([0xFE, 0xFF, 0x00, 0x00]) + text.data(using: .utf32LittleEndian)!,
+            ]
+            for document in documents {
+                guard Outcome({ try Format.xmlPlist.decode(document) }) == .dataCorrupted else { exit(1) }
+            }
+        }
+    }
+
     @Test("Nesting up to the limit is read by Foundation, one level more is refused")
     func nestingLimit() async throws {
         func document(depth: Int) -> Data {

@@ -18,9 +18,12 @@ extension PropertyListDecoder {
     /// - Returns: The document as `expectedType`.
     /// - Throws: `DecodingError` when the data is malformed, ``VersionedDecodingError`` when its
     ///   version is not in the chain, and any error a migration step throws. An XML property
-    ///   list that is not UTF-8, or that nests arrays and dictionaries more than 256 deep, is
-    ///   rejected with `DecodingError.dataCorrupted` before Foundation reads it, because
-    ///   Foundation's XML reader stops the process on such input.
+    ///   list that nests arrays and dictionaries more than 256 deep, in any encoding, or that is
+    ///   not valid in the encoding Foundation reads it in (UTF-8, or UTF-16 or UTF-32 after a
+    ///   byte order mark), is rejected with `DecodingError.dataCorrupted` before Foundation reads
+    ///   it, because Foundation's XML reader stops the process on such input; so is text that
+    ///   starts with a zero byte, as UTF-16 without a byte order mark does, which Foundation
+    ///   cannot read.
     public func decode<ExpectedType: VersionedCodable>(
         versioned expectedType: ExpectedType.Type,
         from data: Data

@@ -1,138 +1,395 @@
 import Foundation
 
-/// Checks an XML property list before Foundation parses it, for the two inputs that stop the
-/// process inside Foundation's XML property list reader instead of throwing: bytes that are not
-/// UTF-8 inside a value, and nesting deep enough to overflow the stack of the recursive scanner.
+/// Checks a property list before Foundation parses it, for the inputs that stop the process
+/// inside Foundation's XML property list reader instead of throwing.
 ///
-/// Binary property lists and XML in UTF-16 (which starts with a byte order mark) are left to
-/// Foundation, which reads them safely.
+/// On Linux, Foundation's XML reader (the one in FoundationEssentials, Swift 6.3) has two such
+/// inputs, measured with small programs run as separate processes:
+///
+/// - Nesting: the scanner recurses once per `<plist>`, `<array>` and `<dict>`, and overflows
+///   the stack at about 590 nested arrays or 500 nested dictionaries on a thread with a 512 KB
+///   stack, and at about 9,500 or 8,200 on an 8 MB main thread. It does so in every encoding it
+///   reads, as it converts the text to UTF-8 first.
+/// - Bytes that are not UTF-8: six or more of them inside an `<integer>` trap in
+///   FoundationEssentials' `CodableUtilities.swift`, when the document is read as UTF-8.
+///
+/// Binary property lists (100,000 and 1,000,000 nested arrays were read without trouble) and
+/// OpenStep property lists (which Foundation refuses past a depth of its own, and refuses when
+/// they are not valid text) are left to Foundation, as are XML documents that declare an
+/// encoding Foundation does not read, which it refuses before scanning.
+///
+/// The check follows Foundation's own rules for where a comment, processing instruction, CDATA
+/// section or `DOCTYPE` ends, since a check that ended one earlier or later than Foundation
+/// would measure text that Foundation skips, or skip text that Foundation reads: a `?>` ends a
+/// processing instruction, never a `>`; the `-->` of a comment is looked for after its `<!--`;
+/// an element's tag, and a `DOCTYPE` without an internal subset, end at the first `>`, quotes or
+/// not, as Foundation reads no attributes.
 enum PropertyListInputCheck {
-    /// Far deeper than any real document, and shallow enough for the scanner's recursion on a
-    /// secondary thread's stack: 256 levels of arrays and dictionaries, plus `<plist>` and a
-    /// leaf element.
-    static let maximumDepth = 258
+    /// How deeply arrays and dictionaries may nest: far deeper than any real document, and
+    /// shallow enough to leave more than half of a 512 KB thread stack to the caller.
+    static let maximumNesting = 256
 
+    /// The limit on nested elements of any name: the arrays and dictionaries, plus the `<plist>`
+    /// root and a value such as `<string>` inside the innermost one, which the scan counts too.
+    static let maximumElementDepth = maximumNesting + 2
+
+    /// Throws when Foundation could stop the process while reading `data`.
+    ///
+    /// Runs before every versioned property list decode, so the usual input, UTF-8 XML, takes one
+    /// pass over its bytes that both validates the UTF-8 and measures the nesting.
+    ///
+    /// - Parameter data: A property list in any format.
+    /// - Throws: `DecodingError.dataCorrupted` for an XML property list that nests arrays and
+    ///   dictionaries more than ``maximumNesting`` deep, that is not valid in the encoding
+    ///   Foundation would read it in, or that starts with a zero byte, as UTF-16 and UTF-32 do
+    ///   without a byte order mark.
     static func check(_ data: Data) throws {
-        guard !data.starts(with: "bplist".utf8), !data.starts(with: [0xFE, 0xFF]), !data.starts(with: [0xFF, 0xFE])
-        else {
+        let finding = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Finding? in
+            // Binary property lists start with this, whatever follows, as Foundation tells them.
+            if buffer.starts(with: "bplist".utf8) {
+                return nil
+            }
+            switch TextEncoding(byteOrderMarkOf: buffer) {
+            case .utf8(let byteOrderMarkLength):
+                let text = UnsafeRawBufferPointer(rebasing: buffer[byteOrderMarkLength...])
+                if byteOrderMarkLength == 0, text.prefix(2).contains(0) {
+                    return .zeroByteAtStart
+                }
+                return scan(text, validatingUTF8: byteOrderMarkLength > 0 || declaresUTF8(text))
+            case .transcoded(let encoding, let name, let byteOrderMarkLength):
+                // The conversion Foundation makes before it scans, so the same characters.
+                guard var text = String(bytes: buffer[byteOrderMarkLength...], encoding: encoding) else {
+                    throw corrupted(
+                        "is not valid \(name), the encoding its byte order mark announces",
+                        format: "property list"
+                    )
+                }
+                return text.withUTF8 { scan(UnsafeRawBufferPointer($0), validatingUTF8: false) }
+            }
+        }
+        switch finding {
+        case nil:
             return
-        }
-        guard isValidUTF8(data) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "The XML property list is not valid UTF-8.")
-            )
-        }
-        if nestingDepth(data, exceeds: maximumDepth) {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: [],
-                    debugDescription:
-                        "The XML property list nests arrays and dictionaries more than \(maximumDepth) deep."
-                )
+        case .notUTF8:
+            throw corrupted("is not valid UTF-8")
+        case .tooDeep:
+            throw corrupted("nests arrays and dictionaries more than \(maximumNesting) deep")
+        case .zeroByteAtStart:
+            // Foundation reads UTF-16 and UTF-32 without a byte order mark as UTF-8, and fails on
+            // the zero byte that each ASCII character has in them with "unknown tag" or
+            // "unexpected character"; naming the encoding helps more. No text property list that
+            // Foundation reads has a zero among its first two bytes.
+            throw corrupted(
+                "starts with a zero byte, as UTF-16 or UTF-32 without a byte order mark does; "
+                    + "Foundation reads those encodings only after a byte order mark",
+                format: "property list"
             )
         }
     }
 
-    /// Validates UTF-8 by hand over the raw bytes, with a fast path for ASCII, since the check
-    /// runs before every versioned XML property list decode.
-    private static func isValidUTF8(_ data: Data) -> Bool {
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
-            let count = buffer.count
-            var index = 0
-            while index < count {
-                let lead = buffer[index]
-                if lead < 0x80 {
-                    index += 1
-                    continue
-                }
-                // The allowed range of the second byte, and how many continuation bytes follow.
-                let second: ClosedRange<UInt8>
-                let length: Int
-                switch lead {
-                case 0xC2...0xDF: (second, length) = (0x80...0xBF, 2)
-                case 0xE0: (second, length) = (0xA0...0xBF, 3)
-                case 0xE1...0xEC, 0xEE...0xEF: (second, length) = (0x80...0xBF, 3)
-                case 0xED: (second, length) = (0x80...0x9F, 3)
-                case 0xF0: (second, length) = (0x90...0xBF, 4)
-                case 0xF1...0xF3: (second, length) = (0x80...0xBF, 4)
-                case 0xF4: (second, length) = (0x80...0x8F, 4)
-                default: return false
-                }
-                guard index + length <= count, second.contains(buffer[index + 1]) else {
-                    return false
-                }
-                for offset in 2..<length where buffer[index + offset] & 0xC0 != 0x80 {
-                    return false
-                }
-                index += length
+    private static func corrupted(_ problem: String, format: String = "XML property list") -> DecodingError {
+        .dataCorrupted(.init(codingPath: [], debugDescription: "The \(format) \(problem)."))
+    }
+
+    /// Why a property list is refused.
+    private enum Finding {
+        case notUTF8
+        case tooDeep
+        case zeroByteAtStart
+    }
+
+    /// The encoding Foundation reads a text property list in, told by its byte order mark the way
+    /// `PropertyListDecoder.detectEncoding` tells it.
+    private enum TextEncoding {
+        /// UTF-8, or no byte order mark at all.
+        case utf8(byteOrderMarkLength: Int)
+        /// An encoding that Foundation converts to UTF-8 before it scans.
+        case transcoded(String.Encoding, name: String, byteOrderMarkLength: Int)
+
+        init(byteOrderMarkOf bytes: UnsafeRawBufferPointer) {
+            // -1 past the end, which no mark has.
+            func byte(_ offset: Int) -> Int { offset < bytes.count ? Int(bytes[offset]) : -1 }
+            switch (byte(0), byte(1), byte(2), byte(3)) {
+            case (0x00, 0x00, 0xFE, 0xFF):
+                self = .transcoded(.utf32BigEndian, name: "UTF-32BE", byteOrderMarkLength: 4)
+            case (0xFE, 0xFF, 0x00, 0x00):
+                // Not UTF-32LE's mark (that is FF FE 00 00, which Foundation reads as UTF-16LE),
+                // but what Foundation takes for it.
+                self = .transcoded(.utf32LittleEndian, name: "UTF-32LE", byteOrderMarkLength: 4)
+            case (0xFE, 0xFF, _, _):
+                self = .transcoded(.utf16BigEndian, name: "UTF-16BE", byteOrderMarkLength: 2)
+            case (0xFF, 0xFE, _, _):
+                self = .transcoded(.utf16LittleEndian, name: "UTF-16LE", byteOrderMarkLength: 2)
+            case (0xEF, 0xBB, 0xBF, _):
+                self = .utf8(byteOrderMarkLength: 3)
+            default:
+                self = .utf8(byteOrderMarkLength: 0)
             }
+        }
+    }
+
+    /// Whether Foundation reads `text`, which has no byte order mark, as UTF-8: it does unless an
+    /// `<?xml` declaration at the very start names another encoding, which Foundation refuses on
+    /// Linux before scanning and converts to UTF-8 on Apple platforms. This follows Foundation's
+    /// `scanForExplicitXMLEncoding`, byte for byte, so that no text it reads as UTF-8 goes
+    /// unvalidated.
+    private static func declaresUTF8(_ text: UnsafeRawBufferPointer) -> Bool {
+        let count = text.count
+        guard text.starts(with: "<?xml".utf8) else {
             return true
         }
+        var index = 5
+        while index < count {
+            let byte = text[index]
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: ">") || count - index <= 9 {
+                // The declaration ends without naming an encoding, or Foundation throws.
+                return true
+            }
+            if text[index...].starts(with: "encoding=".utf8) {
+                let quote = text[index + 9]
+                guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+                    return true
+                }
+                // Compared without regard to case, as Foundation's `strncasecmp` does.
+                let name = text[(index + 10)...].prefix { $0 != quote }
+                return name.count == 5
+                    && zip(name, "utf-8".utf8).allSatisfy { byte, expected in
+                        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                            ? byte + 0x20 == expected : byte == expected
+                    }
+            }
+            index += 1
+        }
+        return true
     }
 
-    /// Counts open elements, whatever their names and attributes: `<name ...>` opens one,
-    /// `</name>` closes one, and `<name/>`, `<?...?>`, comments and CDATA leave the depth as it
-    /// is. Leaf elements such as `<string>` count for a moment, as does `<plist>`, which the
-    /// limit allows for.
-    private static func nestingDepth(_ data: Data, exceeds limit: Int) -> Bool {
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
-            let count = buffer.count
-            var depth = 0
-            var index = 0
-
-            /// Moves `index` past the next `>`, and tells whether the byte before it was `/`.
-            func skipTag() -> Bool {
-                while index < count, buffer[index] != UInt8(ascii: ">") {
-                    index += 1
-                }
-                let selfClosing = index > 0 && index < count && buffer[index - 1] == UInt8(ascii: "/")
-                index += 1
-                return selfClosing
+    /// Measures the nesting of XML `text` and, when `validatingUTF8`, checks that it is UTF-8, in
+    /// one pass. Text whose first character other than white space is not `<` is no XML to
+    /// Foundation, which reads it as an OpenStep property list instead.
+    ///
+    /// Every element counts, whatever its name, as Foundation refuses names it does not know;
+    /// `<name .../>` does not, nor does anything inside a comment, processing instruction, CDATA
+    /// section or `DOCTYPE`. A `<` followed by anything but a letter, `/`, `!` or `?` opens
+    /// nothing, as Foundation refuses it. The scan ends with the root element, after which
+    /// Foundation reads nothing: in a document that Foundation reads up to some point, every
+    /// element the scan counts up to there is one that Foundation opened or closed too, so the
+    /// two reach the root's end together.
+    private static func scan(_ text: UnsafeRawBufferPointer, validatingUTF8: Bool) -> Finding? {
+        guard let first = text.firstIndex(where: { !isWhiteSpace($0) }), text[first] == UInt8(ascii: "<") else {
+            return nil
+        }
+        var reader = MarkupReader(text, validatingUTF8: validatingUTF8)
+        let count = text.count
+        var depth = 0
+        // Before the root element Foundation reads a processing instruction's `?>` from after its
+        // `<?`; inside it, from the `?` on, so `<?>` is a whole one there.
+        var inProlog = true
+        while reader.index < count {
+            reader.skipASCII(until: UInt8(ascii: "<"))
+            let start = reader.index
+            guard start < count else {
+                break
             }
-
-            func skip(past terminator: StaticString) {
-                let end = UnsafeRawBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount)
-                while index < count, !buffer[index...].starts(with: end) {
-                    index += 1
-                }
-                index += end.count
+            guard text[start] == UInt8(ascii: "<") else {
+                guard reader.step() else { return .notUTF8 }
+                continue
             }
-
-            func startsHere(_ prefix: StaticString) -> Bool {
-                let bytes = UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-                return buffer[index...].starts(with: bytes)
-            }
-
-            while index < count {
-                guard buffer[index] == UInt8(ascii: "<") else {
-                    index += 1
-                    continue
+            let next = start + 1 < count ? text[start + 1] : 0
+            let isValid: Bool
+            switch next {
+            case UInt8(ascii: "!"):
+                if text[start...].starts(with: "<!--".utf8) {
+                    isValid = reader.skip(past: "-->", from: start + 4)
+                } else if text[start...].starts(with: "<![CDATA[".utf8) {
+                    isValid = reader.skip(past: "]]>", from: start + 9)
+                } else {
+                    isValid = reader.skipDeclaration(from: start + 2)
                 }
-                let next = index + 1 < count ? buffer[index + 1] : 0
-                switch next {
-                case UInt8(ascii: "!"):
-                    if startsHere("<!--") {
-                        skip(past: "-->")
-                    } else if startsHere("<![CDATA[") {
-                        skip(past: "]]>")
-                    } else {
-                        _ = skipTag()
-                    }
-                case UInt8(ascii: "?"):
-                    _ = skipTag()
-                case UInt8(ascii: "/"):
+            case UInt8(ascii: "?"):
+                isValid = reader.skip(past: "?>", from: start + (inProlog ? 2 : 1))
+            case UInt8(ascii: "/"):
+                inProlog = false
+                guard reader.skipTag(from: start + 2) != nil else { return .notUTF8 }
+                isValid = true
+                if depth > 0 {
                     depth -= 1
-                    _ = skipTag()
-                default:
-                    if !skipTag() {
-                        depth += 1
-                        if depth > limit {
-                            return true
-                        }
+                    if depth == 0 {
+                        // The root element is closed, and Foundation reads no further.
+                        return nil
                     }
                 }
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                let isRoot = inProlog
+                inProlog = false
+                guard let isEmpty = reader.skipTag(from: start + 1) else { return .notUTF8 }
+                isValid = true
+                if !isEmpty {
+                    depth += 1
+                    if depth > maximumElementDepth {
+                        return .tooDeep
+                    }
+                } else if isRoot {
+                    return nil
+                }
+            default:
+                inProlog = false
+                reader.index += 1
+                isValid = true
             }
+            if !isValid {
+                return .notUTF8
+            }
+        }
+        return nil
+    }
+
+    /// The white space Foundation skips before deciding whether a property list is XML.
+    private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
+
+/// A position in XML text that moves a character at a time, so that every byte it passes is
+/// validated as UTF-8 when asked, whether it is markup, text or something skipped.
+private struct MarkupReader {
+    let text: UnsafeRawBufferPointer
+    let validatesUTF8: Bool
+    var index = 0
+
+    init(_ text: UnsafeRawBufferPointer, validatingUTF8: Bool) {
+        self.text = text
+        self.validatesUTF8 = validatingUTF8
+    }
+
+    /// Moves past one character: a byte, or a whole UTF-8 sequence. Returns `false`, and stays,
+    /// when the bytes there are not UTF-8.
+    @inline(__always)
+    mutating func step() -> Bool {
+        let lead = text[index]
+        if lead < 0x80 || !validatesUTF8 {
+            index += 1
+            return true
+        }
+        // The allowed range of the second byte, and how many continuation bytes follow.
+        let second: ClosedRange<UInt8>
+        let length: Int
+        switch lead {
+        case 0xC2...0xDF: (second, length) = (0x80...0xBF, 2)
+        case 0xE0: (second, length) = (0xA0...0xBF, 3)
+        case 0xE1...0xEC, 0xEE...0xEF: (second, length) = (0x80...0xBF, 3)
+        case 0xED: (second, length) = (0x80...0x9F, 3)
+        case 0xF0: (second, length) = (0x90...0xBF, 4)
+        case 0xF1...0xF3: (second, length) = (0x80...0xBF, 4)
+        case 0xF4: (second, length) = (0x80...0x8F, 4)
+        default: return false
+        }
+        guard index + length <= text.count, second.contains(text[index + 1]) else {
             return false
         }
+        for offset in 2..<length where text[index + offset] & 0xC0 != 0x80 {
+            return false
+        }
+        index += length
+        return true
+    }
+
+    /// Moves over ASCII other than `stop`, the bulk of most documents, in a loop tight enough
+    /// to keep the check cheap beside the decode it guards.
+    @inline(__always)
+    mutating func skipASCII(until stop: UInt8) {
+        var position = index
+        let count = text.count
+        while position < count {
+            let byte = text[position]
+            if byte == stop || byte >= 0x80 {
+                break
+            }
+            position += 1
+        }
+        index = position
+    }
+
+    /// Moves past the first `terminator` that starts at or after `start`, or to the end when
+    /// there is none, as Foundation then throws. Returns `false` at bytes that are not UTF-8.
+    mutating func skip(past terminator: StaticString, from start: Int) -> Bool {
+        let end = UnsafeRawBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount)
+        index = min(start, text.count)
+        while true {
+            skipASCII(until: end[0])
+            guard index < text.count else {
+                return true
+            }
+            if text[index] == end[0], text[index...].starts(with: end) {
+                index += end.count
+                return true
+            }
+            guard step() else { return false }
+        }
+    }
+
+    /// Moves past the first `>` at or after `start`, which ends a tag for Foundation even inside
+    /// quotes. Returns whether the tag is empty (`/` right before the `>`), or `nil` at bytes
+    /// that are not UTF-8.
+    mutating func skipTag(from start: Int) -> Bool? {
+        index = min(start, text.count)
+        while true {
+            skipASCII(until: UInt8(ascii: ">"))
+            guard index < text.count else {
+                return false
+            }
+            if text[index] == UInt8(ascii: ">") {
+                index += 1
+                return text[index - 2] == UInt8(ascii: "/")
+            }
+            guard step() else { return nil }
+        }
+    }
+
+    /// Moves past a `<!DOCTYPE ...>` or other `<!` declaration whose name starts at `start`.
+    ///
+    /// Foundation ends it at the first `>`, inside quotes or not, and refuses an internal subset
+    /// (`[ ... ]`) outright; to measure the rest as an XML reader would, the subset is skipped
+    /// with its quoted strings, comments and processing instructions, up to the `]` and the `>`
+    /// after it. Returns `false` at bytes that are not UTF-8.
+    mutating func skipDeclaration(from start: Int) -> Bool {
+        index = min(start, text.count)
+        while index < text.count {
+            switch text[index] {
+            case UInt8(ascii: ">"):
+                index += 1
+                return true
+            case UInt8(ascii: "["):
+                index += 1
+                return skipInternalSubset() && skipTag(from: index) != nil
+            default:
+                guard step() else { return false }
+            }
+        }
+        return true
+    }
+
+    /// Moves past an internal subset's `]`, from just after its `[`.
+    private mutating func skipInternalSubset() -> Bool {
+        while index < text.count {
+            let byte = text[index]
+            switch byte {
+            case UInt8(ascii: "]"):
+                index += 1
+                return true
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                index += 1
+                while index < text.count, text[index] != byte {
+                    guard step() else { return false }
+                }
+                index += 1
+            case UInt8(ascii: "<") where text[index...].starts(with: "<!--".utf8):
+                guard skip(past: "-->", from: index + 4) else { return false }
+            case UInt8(ascii: "<") where text[index...].starts(with: "<?".utf8):
+                guard skip(past: "?>", from: index + 2) else { return false }
+            default:
+                guard step() else { return false }
+            }
+        }
+        return true
     }
 }
