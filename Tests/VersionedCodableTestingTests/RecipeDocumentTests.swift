@@ -63,6 +63,13 @@ struct RecipeCheckSampleTests {
     }
     // end snippet
 
+    // snippet: recipe-plain-encoding-check
+    @Test("A recipe written without its version is never read as an old one")
+    func plainEncodingIsNotMistaken() {
+        VersionedFixtures(Recipe.self, bundle: .module).checkPlainEncodingIsNotMistaken(.sample)
+    }
+    // end snippet
+
     @Test("Stored recipes decode to the values expected by a closure and by file name")
     func expectedValues() {
         let fixtures = Self.fixtures

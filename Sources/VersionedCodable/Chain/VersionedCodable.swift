@@ -32,6 +32,14 @@
 /// }
 /// ```
 ///
+/// > Important: Write values with ``Foundation/JSONEncoder/encode(versioned:)`` (or the
+/// > property list encoder's), never with a plain `encode(_:)`. A versioned type is `Codable`,
+/// > so `JSONEncoder().encode(poem)` compiles, but it writes no version, and decoding reads a
+/// > missing version as `nil`. When the chain has a `nil` version for the documents written
+/// > before versioning, the current value is taken for one of those and migrated from it,
+/// > which can lose data without an error. `checkPlainEncodingIsNotMistaken(_:sourceLocation:)`
+/// > in `VersionedCodableTesting` checks a type for this from a test.
+///
 /// Versions must be unique within a chain and a type may appear in it only once. A chain that
 /// breaks either rule makes decoding throw ``VersionedDecodingError/invalidVersionChain(_:)``;
 /// call ``validateVersionChain()`` from a unit test to find out before your users do.
