@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Writes the seed corpus in Corpus/: a document of every version of the fuzz target's two
-types in JSON, XML property list and binary property list, and a few malformed documents.
+types in JSON, XML property list and binary property list, XML property lists in every
+encoding Foundation reads them in (and UTF-16 without the byte order mark it needs), XML
+with the markup whose end the versioned decode's depth check must find where Foundation
+finds it (processing instructions, comments, CDATA, DOCTYPE, attributes), nesting just under
+and over the check's limit, and a few malformed documents. Every file fits in run.sh's
+-max_len of 4096 bytes.
 
 Run it again after changing the types in Sources/FuzzVersionedDecoding: python3 make-corpus.py
 """
 
+import codecs
 import json
 import pathlib
 import plistlib
@@ -40,15 +46,84 @@ MALFORMED = {
 }
 
 
+# Documents in the encodings Foundation reads XML property lists in: UTF-8 with a byte order
+# mark, UTF-16 and UTF-32 after one (FE FF 00 00 is what Foundation takes for UTF-32LE's), and
+# UTF-16 without one, which Foundation cannot read.
+ENCODINGS = {
+    "utf8-bom": lambda text: codecs.BOM_UTF8 + text.encode("utf-8"),
+    "utf16le-bom": lambda text: codecs.BOM_UTF16_LE + text.replace("UTF-8", "UTF-16").encode("utf-16-le"),
+    "utf16be-bom": lambda text: codecs.BOM_UTF16_BE + text.replace("UTF-8", "UTF-16").encode("utf-16-be"),
+    "utf16le": lambda text: text.encode("utf-16-le"),
+    "utf16be": lambda text: text.encode("utf-16-be"),
+    "utf32be-bom": lambda text: b"\x00\x00\xfe\xff" + text.encode("utf-32-be"),
+    "utf32le-foundation-bom": lambda text: b"\xfe\xff\x00\x00" + text.encode("utf-32-le"),
+}
+
+
+def xml(document: dict) -> str:
+    return plistlib.dumps(document, fmt=plistlib.FMT_XML).decode("utf-8")
+
+
+def markup_variants() -> dict:
+    """XML property lists of Article v3 with markup that Foundation skips or reads in ways a
+    naive scan does not: each is a place where the depth check and Foundation could disagree."""
+    article = xml(DOCUMENTS["article-v3"])
+    root = '<plist version="1.0">'
+    nested = lambda prefix, depth, closed=True: (
+        '<?xml version="1.0" encoding="UTF-8"?>' + prefix + root
+        + "<dict><key>version</key><integer>3</integer><key>paragraphs</key>"
+        + "<array>" * depth + ("</array>" * depth + "</dict></plist>" if closed else "")
+    )
+    return {
+        "xml-processing-instructions": article.replace(root, "<?pi > <!-- ?><?>?>" + root).replace(
+            "<key>title</key>", "<?app a>b?><key>title</key>"),
+        "xml-comments": article.replace(root, "<!--> <array> -->" + root).replace(
+            "<key>title</key>", "<!-- <array><dict> --><!-- -- --><key>title</key>"),
+        "xml-cdata": article.replace("<string>Ode ✍️</string>", "<string>Ode <![CDATA[<array>-->]]>✍️</string>"),
+        "xml-entities": article.replace("<string>Ode ✍️</string>", "<string>Ode &lt;&amp;&#x41;&#65;&quot;</string>"),
+        "xml-doctype-quoted": article.replace(
+            '"http://www.apple.com/DTDs/PropertyList-1.0.dtd"', '"a>b" >'),
+        "xml-doctype-subset": article.replace(
+            '"http://www.apple.com/DTDs/PropertyList-1.0.dtd"', '[ <!ENTITY a "]>"> <!-- > --> ]'),
+        "xml-attributes": article.replace("<dict>", '<dict a=">" b="/>">', 1),
+        "xml-unterminated-comment": article.replace("<key>title</key>", "<!-- <key>title</key>"),
+        "xml-unterminated-cdata": article.replace("<string>Ode ✍️</string>", "<string><![CDATA[Ode</string>"),
+        # Just under the check's limit, which Foundation reads (and then finds the wrong type).
+        "xml-nested-250": nested("", 250),
+        # Past the depth at which Foundation overflows the fuzz target's stack, after markup
+        # that hid such nesting from the check before; openings only, to stay within -max_len.
+        "xml-nested-450-after-pi": nested("<?pi > <!-- ?>", 450, closed=False) + "<!-- -->",
+        "xml-nested-450-after-empty-comment": nested("", 450, closed=False).replace(
+            root, root + "<!--><![CDATA[-->") + "]]>",
+        "xml-nested-450-after-doctype": nested('<!DOCTYPE plist SYSTEM "a> ', 450, closed=False) + '">',
+    }
+
+
 def main() -> None:
     CORPUS.mkdir(exist_ok=True)
     for name, document in DOCUMENTS.items():
         (CORPUS / f"{name}.json").write_bytes(json.dumps(document, ensure_ascii=False).encode("utf-8"))
         (CORPUS / f"{name}.xml.plist").write_bytes(plistlib.dumps(document, fmt=plistlib.FMT_XML))
         (CORPUS / f"{name}.binary.plist").write_bytes(plistlib.dumps(document, fmt=plistlib.FMT_BINARY))
+    written = len(DOCUMENTS) * 3
+    for name in ("article-v3", "tagged-note-v2"):
+        for encoding, encode in ENCODINGS.items():
+            (CORPUS / f"{name}.xml-{encoding}.plist").write_bytes(encode(xml(DOCUMENTS[name])))
+            written += 1
+    for name, text in markup_variants().items():
+        (CORPUS / f"article-v3.{name}.plist").write_bytes(text.encode("utf-8"))
+        written += 1
+    # Nesting in UTF-16 is measured as in UTF-8: openings only, to stay within -max_len.
+    opened = '<?xml version="1.0"?><?pi > <!-- ?><plist><array>' + "<array>" * 270
+    for encoding in ("utf16le-bom", "utf16be-bom"):
+        (CORPUS / f"xml-nested-270-{encoding}.plist").write_bytes(ENCODINGS[encoding](opened))
+        written += 1
     for name, data in MALFORMED.items():
         (CORPUS / name).write_bytes(data)
-    print(f"wrote {len(DOCUMENTS) * 3 + len(MALFORMED)} files to {CORPUS}")
+        written += 1
+    for path in CORPUS.iterdir():
+        assert path.stat().st_size <= 4096, f"{path.name} is longer than run.sh's -max_len"
+    print(f"wrote {written} files to {CORPUS}")
 
 
 if __name__ == "__main__":
