@@ -70,7 +70,6 @@ struct ReadmeSnippetTests {
         "Sources/VersionedCodable/Chain/VersionedCodable.swift",
         "Sources/VersionedCodable/Errors/VersionedDecodingError.swift",
         "Sources/VersionedCodable/Reading/VersionedCodable+DecodeTransparently.swift",
-        "Sources/VersionedCodable/Versioned/Versioned.swift",
         "Sources/VersionedCodable/Writing/VersionedCodable+EncodeTransparently.swift",
     ]
 

@@ -5,11 +5,12 @@
 /// Each part carries its own version and migrates on its own, with any coder, because the work
 /// happens in `init(from:)` and `encode(to:)`:
 ///
+/// <!-- snippet: nested-versioned -->
 /// ```swift
-/// struct Basket: Codable {
+/// struct Basket: Codable, Equatable {
 ///     @Versioned var featured: Item
 ///     var items: [Versioned<Item>]
-///     var previous: Versioned<Item>?
+///     var lastRemoved: Versioned<Item>?
 /// }
 /// ```
 ///
