@@ -1,6 +1,11 @@
 extension VersionedCodable {
     /// Writes the value, then what its spec writes for its type's version, merged.
+    ///
+    /// A ``VersionsToWrite`` list in the encoder's `userInfo` may ask for an older version.
     func encodeVersioned(to encoder: any Encoder) throws {
+        if let requested = VersionsToWrite.requested(for: Self.self, in: encoder.userInfo), requested != Self.version {
+            return try encodeVersioned(asVersion: requested, to: encoder)
+        }
         try Self.write(self, asVersion: Self.version, to: encoder)
     }
 

@@ -1,0 +1,58 @@
+/// Which version each versioned type is written as, for one encode: the way to write a whole
+/// document, versioned parts included, for readers that only know older versions.
+///
+/// Put it in the encoder's `userInfo` under ``Foundation/CodingUserInfoKey/versionsToWrite``.
+/// Every versioned value of a listed type is then written as the version given for it,
+/// through its ``VersionedCodable/downgraded()`` steps: `Versioned` parts at any depth,
+/// `encode(versioned:)`, and ``VersionedCodable/encodeTransparently(using:)``. An explicit
+/// `encode(versioned:asVersion:)` decides the root's version itself; the parts inside it still
+/// follow this list. Types that are not listed are written as their current version.
+///
+/// ```swift
+/// let encoder = JSONEncoder()
+/// encoder.userInfo[.versionsToWrite] = VersionsToWrite()
+///     .writing(Poem.self, asVersion: 3)
+///     .writing(Item.self, asVersion: 1)
+/// let forOldReaders = try encoder.encode(basket)
+/// ```
+public struct VersionsToWrite: Sendable {
+    private var versions: [ObjectIdentifier: Int?] = [:]
+
+    /// An empty list: every type is written as its current version.
+    public init() {}
+
+    /// The list with `type` written as `version`.
+    ///
+    /// - Parameters:
+    ///   - type: The current version of a versioned type, as its values are declared.
+    ///   - version: The version to write it as. It must be in the type's chain, or encoding
+    ///     throws ``VersionedEncodingError/versionNotInChain(_:chain:)``.
+    /// - Returns: A copy of this list with the type's version set.
+    public func writing<Value: VersionedCodable>(_ type: Value.Type, asVersion version: Int?) -> VersionsToWrite {
+        var copy = self
+        copy.versions[ObjectIdentifier(type)] = .some(version)
+        return copy
+    }
+
+    /// Whether the list says which version `type` is written as, and which.
+    ///
+    /// - Parameter type: A versioned type.
+    /// - Returns: The version to write, or `nil` when the type is not listed. A type listed with
+    ///   the `nil` version gives `.some(nil)`.
+    public func version<Value: VersionedCodable>(for type: Value.Type) -> Int?? {
+        versions[ObjectIdentifier(type)]
+    }
+
+    static func requested<Value: VersionedCodable>(for type: Value.Type, in userInfo: [CodingUserInfoKey: Any]) -> Int??
+    {
+        guard !userInfo.isEmpty, let list = userInfo[.versionsToWrite] as? VersionsToWrite else {
+            return nil
+        }
+        return list.version(for: type)
+    }
+}
+
+extension CodingUserInfoKey {
+    /// The key of a ``VersionsToWrite`` list in an encoder's `userInfo`.
+    public static let versionsToWrite = CodingUserInfoKey(rawValue: "VersionedCodable.VersionsToWrite")!
+}

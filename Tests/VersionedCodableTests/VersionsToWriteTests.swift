@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import VersionedCodable
+
+@Suite("Writing a whole document, versioned parts included, for older readers")
+struct VersionsToWriteTests {
+    struct PartV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var name: String
+    }
+
+    struct Part: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = PartV1
+        var name: String
+        var count: Int
+
+        init(name: String, count: Int) {
+            self.name = name
+            self.count = count
+        }
+        init(from old: PartV1) throws {
+            name = old.name
+            count = 1
+        }
+        func downgraded() throws -> PartV1 { PartV1(name: name) }
+    }
+
+    struct ShelfV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var parts: [Versioned<Part>]
+    }
+
+    struct Shelf: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = ShelfV1
+        var parts: [Versioned<Part>]
+        @Versioned var featured: Part
+
+        init(parts: [Versioned<Part>], featured: Part) {
+            self.parts = parts
+            self._featured = Versioned(featured)
+        }
+        init(from old: ShelfV1) throws {
+            parts = old.parts
+            _featured = old.parts.first ?? Versioned(Part(name: "none", count: 0))
+        }
+        func downgraded() throws -> ShelfV1 { ShelfV1(parts: parts) }
+    }
+
+    static let shelf = Shelf(
+        parts: [Versioned(Part(name: "bolt", count: 4)), Versioned(Part(name: "nut", count: 9))],
+        featured: Part(name: "washer", count: 2)
+    )
+
+    static func object(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test("Parts at any depth are written as the version the list gives for their type")
+    func partsFollowTheList() throws {
+        let encoder = JSONEncoder()
+        encoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(Part.self, asVersion: 1)
+        let document = try Self.object(try encoder.encode(versioned: Self.shelf))
+        #expect(document["version"] as? Int == 2)
+        let parts = try #require(document["parts"] as? [[String: Any]])
+        #expect(parts.map { $0["version"] as? Int } == [1, 1])
+        #expect(parts.allSatisfy { $0["count"] == nil })
+        let featured = try #require(document["featured"] as? [String: Any])
+        #expect(featured["version"] as? Int == 1)
+    }
+
+    @Test("The root follows the list too, and an explicit version for the root wins over it")
+    func rootFollowsTheList() throws {
+        let encoder = JSONEncoder()
+        encoder.userInfo[.versionsToWrite] = VersionsToWrite()
+            .writing(Shelf.self, asVersion: 1)
+            .writing(Part.self, asVersion: 1)
+        let listed = try Self.object(try encoder.encode(versioned: Self.shelf))
+        #expect(listed["version"] as? Int == 1)
+        #expect(listed["featured"] == nil)
+        let explicit = try Self.object(try encoder.encode(versioned: Self.shelf, asVersion: 2))
+        #expect(explicit["version"] as? Int == 2)
+        #expect((explicit["featured"] as? [String: Any])?["version"] as? Int == 1)
+
+        let transparent = try Self.shelf.encodeTransparently { try encoder.encode($0) }
+        #expect(try Self.object(transparent)["version"] as? Int == 1)
+    }
+
+    @Test("What is written for old readers reads back through the current chain")
+    func writtenForOldReadersReadsBack() throws {
+        let encoder = JSONEncoder()
+        encoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(Part.self, asVersion: 1)
+        let data = try encoder.encode(versioned: Self.shelf)
+        let read = try JSONDecoder().decode(versioned: Shelf.self, from: data)
+        #expect(read.parts.map(\.storedVersion) == [1, 1])
+        #expect(read.parts.map(\.wrappedValue) == [Part(name: "bolt", count: 1), Part(name: "nut", count: 1)])
+        #expect(read.$featured.storedVersion == 1)
+    }
+
+    @Test("A version that is not in the type's chain is refused by name")
+    func unknownVersionIsRefused() throws {
+        let encoder = JSONEncoder()
+        encoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(Part.self, asVersion: 7)
+        #expect(throws: VersionedEncodingError.self) {
+            try encoder.encode(versioned: Self.shelf)
+        }
+        #expect(VersionsToWrite().writing(Part.self, asVersion: nil).version(for: Part.self) == .some(nil))
+        #expect(VersionsToWrite().version(for: Part.self) == nil)
+    }
+}
