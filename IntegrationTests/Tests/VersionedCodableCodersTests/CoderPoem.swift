@@ -161,11 +161,39 @@ struct CoderFiledNote: VersionedCodable, Equatable {
     var title: String
 }
 
-/// Has a `version` property of its own where the default spec puts the version.
+/// Has a `version` property of its own, a string, where the default spec puts the version.
 struct CoderClashingNote: VersionedCodable, Equatable {
     static let version: Int? = 1
     typealias PreviousVersion = NothingEarlier
+    var version: String
+    var title: String
+}
+
+/// Keeps an integer that mirrors the version where the default spec puts it, as 1.2 apps do;
+/// after a migration it may be stale.
+struct CoderMirroringNote: VersionedCodable, Equatable {
+    static let version: Int? = 3
+    typealias PreviousVersion = NothingEarlier
     var version: Int
+    var title: String
+}
+
+/// A header that carries a format name beside the version, as a spec may.
+struct CoderHeaderSpec: VersionPathSpec {
+    static let keyPathToVersion: KeyPath<CoderHeaderSpec, Int?> = \CoderHeaderSpec.formatVersion
+    var format: String
+    var formatVersion: Int?
+
+    init(withVersion version: Int?) {
+        format = "note"
+        formatVersion = version
+    }
+}
+
+struct CoderHeaderedNote: VersionedCodable, Equatable {
+    static let version: Int? = 5
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = CoderHeaderSpec
     var title: String
 }
 

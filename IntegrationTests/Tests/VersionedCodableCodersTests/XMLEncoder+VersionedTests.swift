@@ -57,8 +57,28 @@ struct XMLEncoderVersionedTests {
     @Test("A type that writes its own version field gets the library's clash error")
     func clashIsReported() {
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
-            try XMLEncoder().encode(versioned: CoderClashingNote(version: 7, title: "Mine"))
+            try XMLEncoder().encode(versioned: CoderClashingNote(version: "7", title: "Mine"))
         }
+    }
+
+    @Test("An integer property that mirrors the version is written as the version being written")
+    func mirrorIsWrittenAsTheVersion() throws {
+        let xml = try XMLEncoder().encode(versioned: CoderMirroringNote(version: 1, title: "Stale"), withRootKey: "note")
+        let text = String(decoding: xml, as: UTF8.self)
+        #expect(text.contains("<version>3</version>"))
+        #expect(text.components(separatedBy: "<version>").count == 2)
+        let read = try XMLDecoder().decode(versioned: CoderMirroringNote.self, from: xml)
+        #expect(read == CoderMirroringNote(version: 3, title: "Stale"))
+    }
+
+    @Test("A spec that writes more than the version is written whole and read back")
+    func wholeSpecIsWritten() throws {
+        let note = CoderHeaderedNote(title: "Headed")
+        let xml = try XMLEncoder().encode(versioned: note, withRootKey: "note")
+        let text = String(decoding: xml, as: UTF8.self)
+        #expect(text.contains("<format>note</format>"))
+        #expect(text.contains("<formatVersion>5</formatVersion>"))
+        #expect(try XMLDecoder().decode(versioned: CoderHeaderedNote.self, from: xml) == note)
     }
 
     @Test("A Versioned part whose version path is inside an element it writes reads back")

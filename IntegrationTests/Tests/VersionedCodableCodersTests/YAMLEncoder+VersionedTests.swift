@@ -42,8 +42,28 @@ struct YAMLEncoderVersionedTests {
     @Test("A type that writes its own version field gets the library's clash error, not a wrapped one")
     func clashIsReportedDirectly() {
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
-            try YAMLEncoder().encode(versioned: CoderClashingNote(version: 7, title: "Mine"))
+            try YAMLEncoder().encode(versioned: CoderClashingNote(version: "7", title: "Mine"))
         }
+    }
+
+    @Test("An integer property that mirrors the version is written as the version being written")
+    func mirrorIsWrittenAsTheVersion() throws {
+        let yaml = try YAMLEncoder().encode(versioned: CoderMirroringNote(version: 1, title: "Stale"))
+        let mapping = try #require(try Yams.compose(yaml: yaml)?.mapping)
+        #expect(mapping["version"]?.int == 3)
+        #expect(yaml.components(separatedBy: "version:").count == 2)
+        let read = try YAMLDecoder().decode(versioned: CoderMirroringNote.self, from: Data(yaml.utf8))
+        #expect(read == CoderMirroringNote(version: 3, title: "Stale"))
+    }
+
+    @Test("A spec that writes more than the version is written whole and read back")
+    func wholeSpecIsWritten() throws {
+        let note = CoderHeaderedNote(title: "Headed")
+        let yaml = try YAMLEncoder().encode(versioned: note)
+        let mapping = try #require(try Yams.compose(yaml: yaml)?.mapping)
+        #expect(mapping["format"]?.string == "note")
+        #expect(mapping["formatVersion"]?.int == 5)
+        #expect(try YAMLDecoder().decode(versioned: CoderHeaderedNote.self, from: Data(yaml.utf8)) == note)
     }
 
     @Test("A Versioned part whose version path is inside an object it writes keeps that object's fields")
