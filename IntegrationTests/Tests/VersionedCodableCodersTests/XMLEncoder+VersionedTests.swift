@@ -63,7 +63,10 @@ struct XMLEncoderVersionedTests {
 
     @Test("An integer property that mirrors the version is written as the version being written")
     func mirrorIsWrittenAsTheVersion() throws {
-        let xml = try XMLEncoder().encode(versioned: CoderMirroringNote(version: 1, title: "Stale"), withRootKey: "note")
+        let xml = try XMLEncoder().encode(
+            versioned: CoderMirroringNote(version: 1, title: "Stale"),
+            withRootKey: "note"
+        )
         let text = String(decoding: xml, as: UTF8.self)
         #expect(text.contains("<version>3</version>"))
         #expect(text.components(separatedBy: "<version>").count == 2)
