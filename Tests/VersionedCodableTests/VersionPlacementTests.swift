@@ -180,6 +180,32 @@ struct VersionPlacementTests {
         }
     }
 
+    /// Writes its optional `_metadata` with `encode`, so a nil one is an explicit null.
+    struct NullMetaNote: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: MetaNote.Meta?
+        var text: String
+
+        enum CodingKeys: String, CodingKey { case _metadata, text }
+
+        init(_metadata: MetaNote.Meta?, text: String) {
+            self._metadata = _metadata
+            self.text = text
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            _metadata = try container.decodeIfPresent(MetaNote.Meta.self, forKey: ._metadata)
+            text = try container.decode(String.self, forKey: .text)
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(_metadata, forKey: ._metadata)
+            try container.encode(text, forKey: .text)
+        }
+    }
+
     struct Labelled: VersionedCodable, Equatable {
         static let version: Int? = 2
         typealias PreviousVersion = NothingEarlier
@@ -359,6 +385,17 @@ struct VersionPlacementTests {
         for note in [MetaNote(_metadata: nil, text: "a"), MetaNote(_metadata: .init(editor: "Ada"), text: "b")] {
             let data = try note.encodeTransparently(using: encode)
             let read = try Self.decode(MetaNote.self, data)
+            #expect(read.storedVersion == 1)
+            #expect(read.wrappedValue == note)
+        }
+    }
+
+    @Test("An explicit null where the spec writes an object gives way to it and reads back as nil")
+    func explicitNullParent() throws {
+        for (_, encode) in Self.formats {
+            let note = NullMetaNote(_metadata: nil, text: "n")
+            let data = try note.encodeTransparently(using: encode)
+            let read = try Self.decode(NullMetaNote.self, data)
             #expect(read.storedVersion == 1)
             #expect(read.wrappedValue == note)
         }

@@ -13,8 +13,9 @@ struct ObservingSingleValueContainer: SingleValueEncodingContainer {
     }
 
     mutating func encodeNil() throws {
-        wroteSingleValue()
-        try base.encodeNil()
+        if observer.shouldWrite(.null, at: .object(object)) {
+            try base.encodeNil()
+        }
     }
     mutating func encode(_ value: Bool) throws {
         wroteSingleValue()

@@ -86,6 +86,12 @@ final class SpecMergingObserver: Encoder {
     func shouldWrite(_ kind: WrittenKind, at node: SpecNode) -> Bool {
         switch node {
         case .object(let object):
+            if case .null = kind {
+                // A `null` where the spec writes an object (an optional parent written with
+                // `encode` rather than `encodeIfPresent`) holds nothing: the spec's object takes
+                // its place, and an optional parent that holds only the version reads back as nil.
+                return !object.hasContent
+            }
             if object.hasContent {
                 note(.notAnObject(path: object.path))
             }
