@@ -111,3 +111,22 @@ struct VersionsToWriteTests {
         #expect(VersionsToWrite().version(for: Part.self) == nil)
     }
 }
+
+@Suite("Transparent encoding through a coder whose output is not Data")
+struct EncodeTransparentlyReturningTests {
+    @Test("The coder's own output type comes back, with the version written")
+    func stringOutput() throws {
+        let shelf = VersionsToWriteTests.shelf
+        let text: String = try shelf.encodeTransparently(returning: { value in
+            String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        })
+        let data = Data(text.utf8)
+        #expect(try VersionsToWriteTests.object(data)["version"] as? Int == 2)
+        #expect(try JSONDecoder().decode(versioned: VersionsToWriteTests.Shelf.self, from: data) == shelf)
+
+        let old: String = try shelf.encodeTransparently(asVersion: 1) { value in
+            String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        }
+        #expect(try VersionsToWriteTests.object(Data(old.utf8))["version"] as? Int == 1)
+    }
+}
