@@ -349,6 +349,44 @@ struct RoundTripPropertyTests {
         }
     }
 
+    /// The plain encoding of `value` (no version) with the top-level entries of its spec's own
+    /// encoding added: what a versioned document must be, exactly.
+    static func expectPlainPlusSpec<Value: VersionedCodable>(_ value: Value, format: Format, seed: UInt64) throws {
+        func object(_ data: Data) throws -> [String: Any] {
+            let parsed: Any =
+                format == .json
+                ? try JSONSerialization.jsonObject(with: data)
+                : try PropertyListSerialization.propertyList(from: data, format: nil)
+            return try #require(parsed as? [String: Any], "seed \(seed)")
+        }
+        func plain(_ encodable: some Encodable) throws -> Data {
+            if format == .json {
+                return try JSONEncoder().encode(encodable)
+            }
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = format == .xmlPlist ? .xml : .binary
+            return try encoder.encode(encodable)
+        }
+        var expected = try object(plain(value))
+        for (key, entry) in try object(plain(Value.VersionSpec(withVersion: Value.version))) {
+            expected[key] = entry
+        }
+        let document = try object(format.encode(value))
+        #expect(document as NSDictionary == expected as NSDictionary, "seed \(seed): \(Value.self) \(value)")
+    }
+
+    @Test("Every versioned document is the plain encoding plus what the spec writes", arguments: Format.allCases)
+    func documentIsPlainPlusSpec(format: Format) throws {
+        for index in 0..<Self.casesPerVersion {
+            let seed = Self.baseSeed &+ UInt64(index)
+            var source = ValueSource(seed: seed)
+            try Self.expectPlainPlusSpec(source.v0(), format: format, seed: seed)
+            try Self.expectPlainPlusSpec(source.v1(), format: format, seed: seed)
+            try Self.expectPlainPlusSpec(source.v2(), format: format, seed: seed)
+            try Self.expectPlainPlusSpec(source.v3(), format: format, seed: seed)
+        }
+    }
+
     // MARK: - The generator itself
 
     @Test("The generator gives the same values for the same seed and others for another")
