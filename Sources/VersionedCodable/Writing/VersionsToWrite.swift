@@ -1,7 +1,7 @@
 /// Which version each versioned type is written as, for one encode: the way to write a whole
 /// document, versioned parts included, for readers that only know older versions.
 ///
-/// Put it in the encoder's `userInfo` under ``Foundation/CodingUserInfoKey/versionsToWrite``.
+/// Put it in the encoder's `userInfo` under ``Swift/CodingUserInfoKey/versionsToWrite``.
 /// Every versioned value of a listed type is then written as the version given for it,
 /// through its ``VersionedCodable/downgraded()`` steps: `Versioned` parts at any depth,
 /// `encode(versioned:)`, and ``VersionedCodable/encodeTransparently(using:)``. An explicit
