@@ -71,7 +71,6 @@ struct ReadmeSnippetTests {
         "Sources/VersionedCodable/Errors/VersionedDecodingError.swift",
         "Sources/VersionedCodable/Reading/VersionedCodable+DecodeTransparently.swift",
         "Sources/VersionedCodable/Writing/VersionedCodable+EncodeTransparently.swift",
-        "Sources/VersionedCodable/Writing/VersionsToWrite.swift",
     ]
 
     /// The library sources whose documentation comments hold Swift samples.

@@ -89,6 +89,21 @@ struct VersionsToWriteTests {
         #expect(try Self.object(transparent)["version"] as? Int == 1)
     }
 
+    @Test("The documentation's sample writes the shelf and its parts for version 1 readers")
+    func documentationSample() throws {
+        let shelf = Self.shelf
+        // snippet: versions-to-write
+        let encoder = JSONEncoder()
+        encoder.userInfo[.versionsToWrite] = VersionsToWrite()
+            .writing(Shelf.self, asVersion: 1)
+            .writing(Part.self, asVersion: 1)
+        let forOldReaders = try encoder.encode(versioned: shelf)
+        // end snippet
+        let document = try Self.object(forOldReaders)
+        #expect(document["version"] as? Int == 1)
+        #expect((document["parts"] as? [[String: Any]])?.map { $0["version"] as? Int } == [1, 1])
+    }
+
     @Test("What is written for old readers reads back through the current chain")
     func writtenForOldReadersReadsBack() throws {
         let encoder = JSONEncoder()

@@ -8,12 +8,13 @@
 /// `encode(versioned:asVersion:)` decides the root's version itself; the parts inside it still
 /// follow this list. Types that are not listed are written as their current version.
 ///
+/// <!-- snippet: versions-to-write -->
 /// ```swift
 /// let encoder = JSONEncoder()
 /// encoder.userInfo[.versionsToWrite] = VersionsToWrite()
-///     .writing(Poem.self, asVersion: 3)
-///     .writing(Item.self, asVersion: 1)
-/// let forOldReaders = try encoder.encode(basket)
+///     .writing(Shelf.self, asVersion: 1)
+///     .writing(Part.self, asVersion: 1)
+/// let forOldReaders = try encoder.encode(versioned: shelf)
 /// ```
 public struct VersionsToWrite: Sendable {
     private var versions: [ObjectIdentifier: Int?] = [:]
