@@ -7,21 +7,30 @@ let package = Package(
     products: [
         .library(name: "VersionedCodable", targets: ["VersionedCodable"]),
         .library(name: "VersionedCodableTesting", targets: ["VersionedCodableTesting"]),
-        .executable(name: "versioned-poems", targets: ["VersionedPoems"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "VersionedCodable"),
         .target(name: "VersionedCodableTesting", dependencies: ["VersionedCodable"]),
+        // The Poem history of the example, shared with the tests: the example compiles the same
+        // file through a symlink, so tests never import an executable and the README's
+        // samples stay plain internal declarations.
+        .target(
+            name: "PoemHistory",
+            dependencies: ["VersionedCodable"],
+            path: "Tests/PoemHistory"
+        ),
+        // Named as the README's `swift run versioned-poems` calls it; an executable target of
+        // the root package is runnable without being exported as a product.
         .executableTarget(
-            name: "VersionedPoems",
+            name: "versioned-poems",
             dependencies: ["VersionedCodable"],
             path: "Examples/VersionedPoems",
             resources: [.copy("Documents")]
         ),
         .testTarget(
             name: "VersionedCodableTests",
-            dependencies: ["VersionedCodable", "VersionedCodableTesting", "VersionedPoems"],
+            dependencies: ["VersionedCodable", "VersionedCodableTesting", "PoemHistory"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

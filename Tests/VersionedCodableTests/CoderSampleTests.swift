@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VersionedCodable
 
-@testable import VersionedPoems
+@testable import PoemHistory
 
 /// The samples in the documentation comments of the Foundation coder extensions, run as they
 /// are written there: Scripts/sync-snippets.py copies each region into its comment.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VersionedCodable
 
-@testable import VersionedPoems
+@testable import PoemHistory
 
 @Suite("Any coder through decodeTransparently and encodeTransparently")
 struct DecodeTransparentlyTests {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import VersionedCodableTesting
 
-@testable import VersionedPoems  // the module that defines Poem
+@testable import PoemHistory  // the module that defines Poem
 
 @Suite("Poem documents")
 struct PoemDocumentTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VersionedCodable
 
-@testable import VersionedPoems
+@testable import PoemHistory
 
 /// The version and the type read the document's root through one shared keyed container; these
 /// tests check that the type sees the same decoder it would see without versioning.

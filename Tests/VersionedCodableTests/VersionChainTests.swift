@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VersionedCodable
 
-@testable import VersionedPoems
+@testable import PoemHistory
 
 @Suite("Listing and validating a version chain")
 struct VersionChainTests {
