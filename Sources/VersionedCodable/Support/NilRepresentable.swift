@@ -1,0 +1,22 @@
+/// Lets generic code ask whether a type is an `Optional` and make or spot its `nil`, which is
+/// how ``Migrated`` handles missing keys for any `Value` without a separate overload for each
+/// combination of optional value and optional old shape.
+protocol NilRepresentable {
+    static var nilValue: Self { get }
+    var isNil: Bool { get }
+}
+
+extension Optional: NilRepresentable {
+    static var nilValue: Self { nil }
+    var isNil: Bool { self == nil }
+}
+
+/// `nil` as a `T`, when `T` is an `Optional`; otherwise `nil` of `T?`.
+func nilValue<T>(of type: T.Type) -> T? {
+    guard let optionalType = type as? any NilRepresentable.Type else { return nil }
+    return nilValue(of: optionalType, as: type)
+}
+
+func nilValue<Optional: NilRepresentable, T>(of optionalType: Optional.Type, as type: T.Type) -> T? {
+    Optional.nilValue as? T
+}
