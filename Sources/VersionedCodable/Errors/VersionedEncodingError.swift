@@ -1,7 +1,10 @@
 import Foundation
 
-// `@unchecked` because metatypes are not `Sendable` to the compiler; they are immutable and safe
-// to share between tasks, and nothing else here is mutable.
+// `@unchecked` because the `any VersionedCodable.Type` payloads are not `Sendable` to the
+// compiler; metatypes are immutable and safe to share between tasks, and nothing else here is
+// mutable. `SendableMetatype` (Swift 6.2) would remove the need only if `VersionedCodable`
+// refined it, which would stop main-actor-isolated types, that 1.2 programs may conform, from
+// conforming; and the payload types are part of the 1.2 contract.
 /// A problem that stops a versioned value from being encoded.
 ///
 /// Encoding never overwrites or drops what the type itself writes: when the version cannot be
