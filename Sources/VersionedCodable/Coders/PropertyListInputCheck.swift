@@ -87,6 +87,8 @@ enum PropertyListInputCheck {
         }
     }
 
+    /// The error for a refused property list; `format` is "property list" where the refusal
+    /// does not depend on the document being XML.
     private static func corrupted(_ problem: String, format: String = "XML property list") -> DecodingError {
         .dataCorrupted(.init(codingPath: [], debugDescription: "The \(format) \(problem)."))
     }
@@ -252,8 +254,12 @@ enum PropertyListInputCheck {
 /// A position in XML text that moves a character at a time, so that every byte it passes is
 /// validated as UTF-8 when asked, whether it is markup, text or something skipped.
 private struct MarkupReader {
+    /// The text, in UTF-8 or in an encoding whose ASCII bytes stand for ASCII characters.
     let text: UnsafeRawBufferPointer
+    /// Whether to check the bytes passed as UTF-8, which is needed only when Foundation reads
+    /// them as such.
     let validatesUTF8: Bool
+    /// The offset of the next byte to read.
     var index = 0
 
     init(_ text: UnsafeRawBufferPointer, validatingUTF8: Bool) {
