@@ -33,6 +33,18 @@ let package = Package(
             path: "Benchmarks/VersionedDecoding",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        // Callgrind's client requests, so that the gate counts only the operations it measures.
+        .target(name: "CallgrindControl"),
+        // The regression gate that CI runs: instruction and allocation counts per row against
+        // the committed thresholds in Thresholds/.
+        .executableTarget(
+            name: "instruction-gate",
+            dependencies: [
+                "BenchmarkDocuments",
+                "CallgrindControl",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        ),
         .executableTarget(
             name: "ratio-report",
             dependencies: [
