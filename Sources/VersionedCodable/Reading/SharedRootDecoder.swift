@@ -21,6 +21,10 @@ final class SharedRootDecoder: Decoder {
     /// an entry.
     @usableFromInline
     var versionKeyAtRoot: String? = "version"
+    /// The version read from the document, kept here so that the frame of the versioned
+    /// decode that nested parts recurse through need not hold it twice.
+    @usableFromInline
+    var storedVersion: Int?
 
     @usableFromInline
     init(base: any Decoder) {
@@ -183,8 +187,10 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
     }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        if let versionParent, T.self is any StringKeyedDecodableDictionary.Type, key.stringValue == versionParent.key {
-            return try decodeWithoutVersion(type, forKey: key, versionKey: versionParent.versionKey)
+        // Nested values (versioned parts among them) recurse through this frame, so the rare
+        // case of a dictionary at the spec's parent object is decided out of line.
+        if versionParent != nil, hidesVersion(in: type, at: key.stringValue, parent: versionParent) {
+            return try decodeWithoutVersion(type, forKey: key, versionKey: versionParent!.versionKey)
         }
         do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
     }
@@ -320,6 +326,20 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         do { return try root.superDecoder(forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
     }
+}
+
+/// Whether a `T` at `key` is a dictionary where the spec keeps the version, which must be
+/// decoded without the version as one of its entries.
+///
+/// A free function out of line rather than a method of the generic container: nested values
+/// recurse through the container's `decode`, whose frame stays small this way, and a method
+/// would make every call of `decode` look up the container's generic type first.
+@inline(never)
+private func hidesVersion<T>(in type: T.Type, at key: String, parent: (key: String, versionKey: String)?) -> Bool {
+    guard let parent else {
+        return false
+    }
+    return T.self is any StringKeyedDecodableDictionary.Type && key == parent.key
 }
 
 extension DecodingError {
