@@ -1,0 +1,94 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+// A Hummingbird service that keeps versioned JSON notes in PostgreSQL, built twice to rehearse
+// a rolling deploy, and the load generator that drives and checks the fleet. Its own package
+// so that the root package keeps no dependencies.
+//
+// The two builds share every source file. `NotesModel` and `NotesServer` are the new build,
+// compiled with `NOTES_NEXT`, which adds note version 3 and attachment version 2;
+// `NotesModelPrevious` and `NotesServerPrevious` hold relative symlinks to the same files,
+// compiled without it: the old build. One `swift build` makes both, as two releases of one
+// service would be, without building the dependencies twice.
+let next: [SwiftSetting] = [.define("NOTES_NEXT")]
+
+let package = Package(
+    name: "NotesService",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "notes-old", targets: ["notes-old"]),
+        .executable(name: "notes-new", targets: ["notes-new"]),
+        .executable(name: "notes-load", targets: ["notes-load"]),
+    ],
+    dependencies: [
+        .package(name: "VersionedCodable", path: "../.."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
+    targets: [
+        .target(
+            name: "NotesModel",
+            dependencies: [.product(name: "VersionedCodable", package: "VersionedCodable")],
+            swiftSettings: next
+        ),
+        .target(
+            name: "NotesModelPrevious",
+            dependencies: [.product(name: "VersionedCodable", package: "VersionedCodable")]
+        ),
+        .target(
+            name: "NotesServer",
+            dependencies: ["NotesModel"] + serverDependencies,
+            swiftSettings: next
+        ),
+        .target(
+            name: "NotesServerPrevious",
+            dependencies: ["NotesModelPrevious"] + serverDependencies
+        ),
+        .executableTarget(name: "notes-old", dependencies: ["NotesServerPrevious"]),
+        .executableTarget(name: "notes-new", dependencies: ["NotesServer"]),
+        .executableTarget(
+            name: "notes-load",
+            dependencies: [
+                "NotesModel",
+                .product(name: "VersionedCodable", package: "VersionedCodable"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: next
+        ),
+        .testTarget(
+            name: "NotesModelTests",
+            dependencies: [
+                "NotesModel",
+                .product(name: "VersionedCodableTesting", package: "VersionedCodable"),
+            ],
+            swiftSettings: next
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+var serverDependencies: [Target.Dependency] {
+    [
+        .product(name: "VersionedCodable", package: "VersionedCodable"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+    ]
+}
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,48 @@
+import VersionedCodable
+
+/// A file attached to a note, as the first API named its fields. A versioned part: each
+/// attachment carries its own version inside the note.
+package struct AttachmentV1: VersionedCodable, Equatable, Sendable {
+    package static let version: Int? = 1
+    package typealias PreviousVersion = NothingEarlier
+
+    package var name: String
+    package var url: String
+
+    package init(name: String, url: String) {
+        self.name = name
+        self.url = url
+    }
+}
+
+#if NOTES_NEXT
+    /// Version 2 of an attachment, new in the next build: the fields follow the API's new naming.
+    /// Nothing is added or removed, so writing it for old readers loses nothing.
+    package struct AttachmentV2: VersionedCodable, Equatable, Sendable {
+        package static let version: Int? = 2
+        package typealias PreviousVersion = AttachmentV1
+
+        package var fileName: String
+        package var href: String
+
+        package init(fileName: String, href: String) {
+            self.fileName = fileName
+            self.href = href
+        }
+
+        package init(from old: AttachmentV1) throws {
+            fileName = old.name
+            href = old.url
+        }
+
+        package func downgraded() throws -> AttachmentV1 {
+            AttachmentV1(name: fileName, url: href)
+        }
+    }
+
+    /// The attachment as this build writes it.
+    package typealias Attachment = AttachmentV2
+#else
+    /// The attachment as this build writes it.
+    package typealias Attachment = AttachmentV1
+#endif

@@ -1,0 +1,1 @@
+../NotesModel/NotesAPI.swift

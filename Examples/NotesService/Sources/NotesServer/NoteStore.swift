@@ -1,0 +1,152 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The notes table in PostgreSQL: one JSON document per note, with the version it was written
+/// as and a revision that every write increases.
+///
+/// The revision makes the write-back of an upgrade on read a compare-and-set: an instance that
+/// read revision 7 and upgraded it writes only if the row is still at revision 7, so it never
+/// overwrites a client's write that another instance made in the meantime.
+package struct NoteStore: Sendable {
+    /// A stored document.
+    package struct Row: Sendable {
+        package var body: String
+        package var version: Int
+        package var revision: Int
+    }
+
+    let client: PostgresClient
+    let logger: Logger
+
+    /// Creates the tables if missing, under an advisory lock so that instances starting at
+    /// once do not race, and records `newestVersion` as the version the whole fleet reads if
+    /// no deploy has set it yet.
+    func prepare(newestVersion: Int) async throws {
+        try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(160016)", logger: logger)
+            do {
+                try await connection.query(
+                    """
+                    CREATE TABLE IF NOT EXISTS notes (
+                        id text PRIMARY KEY, body text NOT NULL, version integer NOT NULL,
+                        revision bigint NOT NULL)
+                    """,
+                    logger: logger
+                )
+                try await connection.query(
+                    "CREATE TABLE IF NOT EXISTS notes_plain (id text PRIMARY KEY, body text NOT NULL)",
+                    logger: logger
+                )
+                try await connection.query(
+                    "CREATE TABLE IF NOT EXISTS fleet_settings (name text PRIMARY KEY, value integer NOT NULL)",
+                    logger: logger
+                )
+                try await connection.query(
+                    """
+                    INSERT INTO fleet_settings (name, value) VALUES ('readable_version', \(newestVersion))
+                    ON CONFLICT (name) DO NOTHING
+                    """,
+                    logger: logger
+                )
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(160016)", logger: logger)
+                throw error
+            }
+            try await connection.query("SELECT pg_advisory_unlock(160016)", logger: logger)
+        }
+    }
+
+    /// The newest version that every running build reads, as the deploy last set it.
+    func readableVersion() async throws -> Int? {
+        let rows = try await client.query(
+            "SELECT value FROM fleet_settings WHERE name = 'readable_version'",
+            logger: logger
+        )
+        for try await value in rows.decode(Int.self) {
+            return value
+        }
+        return nil
+    }
+
+    func read(id: String) async throws -> Row? {
+        let rows = try await client.query(
+            "SELECT body, version, revision FROM notes WHERE id = \(id)",
+            logger: logger
+        )
+        for try await (body, version, revision) in rows.decode((String, Int, Int).self) {
+            return Row(body: body, version: version, revision: revision)
+        }
+        return nil
+    }
+
+    /// Writes a client's document, whatever the row holds.
+    func write(id: String, body: String, version: Int) async throws {
+        try await client.query(
+            """
+            INSERT INTO notes (id, body, version, revision) VALUES (\(id), \(body), \(version), 1)
+            ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body, version = EXCLUDED.version,
+                revision = notes.revision + 1
+            """,
+            logger: logger
+        )
+    }
+
+    /// Writes an upgraded document if the row is still at `revision`; returns whether it did.
+    func writeBack(id: String, body: String, version: Int, ifRevision revision: Int) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            UPDATE notes SET body = \(body), version = \(version), revision = revision + 1
+            WHERE id = \(id) AND revision = \(revision) RETURNING revision
+            """,
+            logger: logger
+        )
+        for try await _ in rows.decode(Int.self) {
+            return true
+        }
+        return false
+    }
+
+    /// How many notes are stored as each version.
+    func storedVersionCounts() async throws -> [Int: Int] {
+        let rows = try await client.query(
+            "SELECT version, count(*)::bigint FROM notes GROUP BY version",
+            logger: logger
+        )
+        var counts: [Int: Int] = [:]
+        for try await (version, count) in rows.decode((Int, Int).self) {
+            counts[version] = count
+        }
+        return counts
+    }
+
+    func readPlain(id: String) async throws -> String? {
+        let rows = try await client.query("SELECT body FROM notes_plain WHERE id = \(id)", logger: logger)
+        for try await body in rows.decode(String.self) {
+            return body
+        }
+        return nil
+    }
+
+    func writePlain(id: String, body: String) async throws {
+        try await client.query(
+            """
+            INSERT INTO notes_plain (id, body) VALUES (\(id), \(body))
+            ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body
+            """,
+            logger: logger
+        )
+    }
+
+    /// Copies every note into the plain table, so that the plain handler serves the same
+    /// documents.
+    func copyToPlain() async throws {
+        try await client.query(
+            """
+            INSERT INTO notes_plain (id, body) SELECT id, body FROM notes
+            ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body
+            """,
+            logger: logger
+        )
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// The notes service: its settings come from the environment, so that the same binary runs
+/// as every instance of the fleet.
+///
+/// - `NOTES_PORT`: the port to listen on, on 127.0.0.1 (8080).
+/// - `NOTES_DB_HOST`, `NOTES_DB_PORT`, `NOTES_DB_USER`, `NOTES_DB_NAME`: the PostgreSQL server
+///   (127.0.0.1, 5432, notes, postgres), reached without TLS or password, as on loopback.
+/// - `NOTES_SETTING_INTERVAL_MS`: how often the fleet setting is read again (250).
+package enum NotesService {
+    /// Runs the service until SIGTERM or SIGINT.
+    ///
+    /// - Parameter build: The name the health check reports: `old` or `new`.
+    package static func run(build: String) async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var logger = Logger(label: "notes-\(build)")
+        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
+        let port = environment["NOTES_PORT"].flatMap(Int.init) ?? 8080
+
+        let client = PostgresClient(
+            configuration: .init(
+                host: environment["NOTES_DB_HOST"] ?? "127.0.0.1",
+                port: environment["NOTES_DB_PORT"].flatMap(Int.init) ?? 5432,
+                username: environment["NOTES_DB_USER"] ?? "notes",
+                password: nil,
+                database: environment["NOTES_DB_NAME"] ?? "postgres",
+                tls: .disable
+            ),
+            backgroundLogger: logger
+        )
+        let store = NoteStore(client: client, logger: logger)
+        let interval = environment["NOTES_SETTING_INTERVAL_MS"].flatMap(Int.init) ?? 250
+        let fleet = FleetSetting(initial: NotesAPI.newestVersion, store: store, interval: .milliseconds(interval))
+
+        let router = Router()
+        router.get("/health") { _, _ in
+            Response.text(
+                "build=\(build) newest=\(NotesAPI.newestVersion) readable=\(fleet.readableVersion) "
+                    + "writes=\(fleet.writeVersion)\n",
+                status: .ok
+            )
+        }
+        router.get("/admin/stored-versions") { _, _ in
+            let counts = try await store.storedVersionCounts()
+            let text = counts.keys.sorted().map { "\($0)=\(counts[$0]!)" }.joined(separator: " ")
+            return Response.text(text + "\n", status: .ok)
+        }
+        NoteRoutes(store: store, fleet: fleet, logger: logger).add(to: router)
+        PlainNoteRoutes(store: store).add(to: router)
+
+        var app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "notes-\(build)"),
+            services: [client, fleet],
+            logger: logger
+        )
+        app.beforeServerStarts {
+            try await store.prepare(newestVersion: NotesAPI.newestVersion)
+            if let readable = try await store.readableVersion() {
+                fleet.set(readable)
+            }
+        }
+        try await app.runService()
+    }
+}

@@ -1,0 +1,1 @@
+../NotesServer/PlainNoteRoutes.swift

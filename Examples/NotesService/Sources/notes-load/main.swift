@@ -1,0 +1,52 @@
+import Foundation
+import NotesModel
+import VersionedCodable
+
+// Drives the notes fleet through a rolling deploy and checks it against a ledger.
+//
+//   notes-load mixed --old URL,URL --new URL --ledger FILE [options]
+//       seeds the notes (some stored as versions 1 and 2, as older systems left them), checks
+//       that old instances refuse version 3, runs the load on the mixed fleet and sweeps every
+//       note through every instance.
+//   notes-load upgraded --new URL,URL,URL --ledger FILE [options]
+//       after the deploy: waits for every instance to see the flipped setting, runs the load,
+//       sweeps, checks that every note is stored as the newest version, then runs the same
+//       load against the versioned and the plain handlers and prints the summary line.
+//
+// Options: --notes N (120), --requests N per load (3000), --compare N per handler (2000),
+// --concurrency N (12), --seconds S per load (60), --seed N (16).
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: "--" + name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+func number(_ name: String, _ fallback: Int) -> Int { option(name).flatMap(Int.init) ?? fallback }
+func urls(_ name: String, version: Int) -> [Instance] {
+    (option(name) ?? "").split(separator: ",").map { Instance(url: String($0), newestVersion: version) }
+}
+
+guard let phase = arguments.first, ["mixed", "upgraded"].contains(phase), let ledgerPath = option("ledger") else {
+    print("usage: notes-load mixed|upgraded --old URLS --new URLS --ledger FILE [options]")
+    exit(2)
+}
+let ledgerURL = URL(fileURLWithPath: ledgerPath)
+let settings = Settings(
+    notes: number("notes", 120),
+    requests: number("requests", 3000),
+    compare: number("compare", 2000),
+    concurrency: number("concurrency", 12),
+    seconds: Double(number("seconds", 60)),
+    seed: UInt64(number("seed", 16))
+)
+let fleet = Fleet(connectionsPerInstance: settings.concurrency)
+let newInstances = urls("new", version: 3)
+let succeeded: Bool
+if phase == "mixed" {
+    succeeded = try await Rehearsal(fleet: fleet, settings: settings)
+        .mixed(old: urls("old", version: 2), new: newInstances, ledgerURL: ledgerURL)
+} else {
+    succeeded = try await Rehearsal(fleet: fleet, settings: settings).upgraded(new: newInstances, ledgerURL: ledgerURL)
+}
+try await fleet.shutdown()
+exit(succeeded ? 0 : 1)
