@@ -10,7 +10,8 @@ import VersionedCodable
 /// version loses is what that version's migration defines, so the expected value is the note
 /// as sent, read back through the chain the way the service reads it.
 struct Ledger: Codable {
-    var notes: [String: Versioned<Note>] = [:]
+    /// The expected note of each id; `nil` after a write whose outcome is unknown.
+    var notes: [String: Versioned<Note>?] = [:]
     var totals = Totals()
 
     static func load(from url: URL) throws -> Ledger {
