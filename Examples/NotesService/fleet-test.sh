@@ -73,6 +73,14 @@ if [ -z "$pg_bin" ] || [ ! -x "$pg_bin/initdb" ]; then
     apt-get update >"$work/apt.log" 2>&1
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql >>"$work/apt.log" 2>&1
     pg_bin="$(find_pg_bin)"
+    # Where the package starts its default cluster, stop it: this script runs only its own.
+    if command -v pg_lsclusters >/dev/null; then
+        pg_lsclusters --no-header | while read -r cluster_version cluster_name _ cluster_status _; do
+            if [ "$cluster_status" = online ]; then
+                pg_ctlcluster "$cluster_version" "$cluster_name" stop || true
+            fi
+        done
+    fi
 fi
 pg_ctl="$pg_bin/pg_ctl"
 if [ "$(id -u)" -eq 0 ]; then
