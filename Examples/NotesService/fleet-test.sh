@@ -100,7 +100,7 @@ say "starting PostgreSQL ($pg_bin) on 127.0.0.1:$pg_port"
     -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
     start >"$work/pg_ctl.log" 2>&1
 psql_notes() {
-    psql -X -q -t -A -h 127.0.0.1 -p "$pg_port" -U notes -d postgres "$@"
+    "$pg_bin/psql" -X -q -t -A -h 127.0.0.1 -p "$pg_port" -U notes -d postgres "$@"
 }
 
 say "building the old and new builds and the load generator ($configuration)"
