@@ -32,6 +32,9 @@ enum VersionPath {
             let recorded = try SpecRecordingEncoder.record(Spec(withVersion: version))
             return SpecTree(recorded: recorded, versionPaths: paths(for: spec, versions: versions()))
         }
+        if let version, version >= 0, version < smallDefaultTrees.count {
+            return smallDefaultTrees[version]
+        }
         if let tree = defaultTrees.value(for: version) {
             return tree
         }
@@ -47,6 +50,14 @@ enum VersionPath {
 
     private static let pathCache = TypeKeyedCache<[[String]]>()
     private static let defaultTrees = LockedDictionary<Int?, SpecTree>()
+
+    /// The default spec's trees for the versions most chains use, made once, so that the
+    /// common encode reads one without taking a lock.
+    private static let smallDefaultTrees: [SpecTree] = (0..<32).map { version in
+        let root = RecordedObject()
+        root.set("version", .leaf(.int(version)))
+        return SpecTree(recorded: root, versionPaths: [atRoot])
+    }
 
     private static func find<Spec: VersionPathSpec>(for spec: Spec.Type, versions: [Int?]) -> [[String]] {
         var candidates: Set<[String]>?
