@@ -176,7 +176,11 @@ let committed = try? JSONDecoder().decode(Thresholds.self, from: Data(contentsOf
 if !recording && committed == nil {
     fail("no thresholds at \(thresholdsPath); run with --record to write them")
 }
-let tolerance = committed?.tolerance ?? 0.005
+// Instruction counts repeat exactly for one build, but an unrelated change to the library
+// moves some rows by up to about 6% (the Swift runtime's metadata caches are keyed by address,
+// and addresses move with the code): 7% keeps such a change from failing the gate. The
+// allocation counts do not move, so they are checked exactly.
+let tolerance = committed?.tolerance ?? 0.07
 let itemCount = committed?.itemCount ?? 1_000
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("instruction-gate-\(getpid())")

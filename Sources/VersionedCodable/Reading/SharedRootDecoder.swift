@@ -21,6 +21,10 @@ final class SharedRootDecoder: Decoder {
     /// an entry.
     @usableFromInline
     var versionKeyAtRoot: String? = "version"
+    /// The version read from the document, kept here so that the frame of the versioned
+    /// decode that nested parts recurse through need not hold it twice.
+    @usableFromInline
+    var storedVersion: Int?
 
     @usableFromInline
     init(base: any Decoder) {

@@ -10,16 +10,50 @@ extension VersionedCodable {
     /// Inlinable so that a conforming module specializes it for its own type: decoders reach
     /// it through the conformance, so no step pays for generic metadata lookups.
     ///
+    /// Its frame is on the stack once for every versioned part a document nests (a tree of
+    /// `Versioned` nodes recurses through it), so it holds only what the nested decode needs:
+    /// opening the document, reading the version and checking the chain happen in
+    /// ``_openVersioned(from:)``, and describing a failure in ``locatingFailure(_:of:)``, whose
+    /// frames are gone before the type's fields are read.
+    ///
     /// - Parameter decoder: The decoder positioned at the document.
     /// - Returns: The document migrated to `Self`, and the version it was stored with.
     /// - Throws: `DecodingError` for malformed data, ``VersionedDecodingError`` when the version
-    ///   is not in the chain, and any error a migration step throws.
+    ///   is not in the chain, and any error a migration step throws. Inside a document, an
+    ///   error that is not a `DecodingError` is wrapped in one that says where the part is (see
+    ///   ``Versioned/init(from:)``).
     @inlinable
     public static func _decodeVersioned(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
         if Self.self == NothingEarlier.self {
             // An empty chain: decoding the stopper itself throws the type mismatch it documents.
             return (try Self(from: decoder), nil)
         }
+        do {
+            let shared = try _openVersioned(from: decoder)
+            let storedVersion = shared.storedVersion
+            if storedVersion == version {
+                return (try Self(from: shared), storedVersion)
+            }
+            return (try _decodeMigrating(storedVersion: storedVersion, from: shared), storedVersion)
+        } catch {
+            throw locatingFailure(error, of: decoder)
+        }
+    }
+
+    /// Opens the document for a versioned decode: reads the stored version and checks that the
+    /// chain can decode it, and returns the decoder that shares the root with the type.
+    ///
+    /// Kept out of line (and out of ``_decodeVersioned(from:)``'s frame), because nested
+    /// versioned parts recurse through that frame and this work is done before they start;
+    /// inlinable all the same, so that a conforming module specializes it for its own type.
+    ///
+    /// - Parameter decoder: The decoder positioned at the document.
+    /// - Returns: The shared-root decoder, with the stored version.
+    /// - Throws: `DecodingError` when the version cannot be read, and
+    ///   ``VersionedDecodingError`` when the chain is unsound or lacks the version.
+    @inlinable
+    @inline(never)
+    static func _openVersioned(from decoder: any Decoder) throws -> SharedRootDecoder {
         let shared = SharedRootDecoder(base: decoder)
         let storedVersion = try readStoredVersion(from: shared)
         let chain = VersionChain(for: Self.self)
@@ -27,10 +61,8 @@ extension VersionedCodable {
             try chain.checkCanDecode(storedVersion: storedVersion)
             throw VersionedDecodingError.unsupportedVersion(tried: chain.oldest)
         }
-        if storedVersion == version {
-            return (try Self(from: shared), storedVersion)
-        }
-        return (try _decodeMigrating(storedVersion: storedVersion, from: shared), storedVersion)
+        shared.storedVersion = storedVersion
+        return shared
     }
 
     @inlinable

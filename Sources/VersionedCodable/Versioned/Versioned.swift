@@ -74,12 +74,11 @@ extension Versioned: Decodable {
     /// root of a document throws that error itself, as VersionedCodable 1.2 did.
     @inlinable
     public init(from decoder: any Decoder) throws {
-        do {
-            let (value, storedVersion) = try Value._decodeVersioned(from: decoder)
-            self.init(decoded: value, storedVersion: storedVersion)
-        } catch {
-            throw Value.locatingFailure(error, of: decoder)
-        }
+        // No `do`/`catch` here: `_decodeVersioned` locates a failure itself, so that a tree of
+        // versioned parts, which recurses through this initializer, keeps one frame per level
+        // small.
+        let (value, storedVersion) = try Value._decodeVersioned(from: decoder)
+        self.init(decoded: value, storedVersion: storedVersion)
     }
 }
 
