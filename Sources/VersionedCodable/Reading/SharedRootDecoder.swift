@@ -8,7 +8,7 @@
 /// request gets a view of it with its own key type. Unkeyed and single-value containers, and
 /// everything below the root, come from the real decoder as they would without versioning.
 @usableFromInline
-final class SharedRootDecoder: Decoder {
+internal final class SharedRootDecoder: Decoder {
     let base: any Decoder
     private var root: KeyedDecodingContainer<ForwardedKey>?
     /// The root key of an object that a custom spec keeps the version in, with the version's
@@ -75,7 +75,7 @@ final class SharedRootDecoder: Decoder {
 /// inline storage (a string and one word), so decoders that keep keys in coding paths do not
 /// allocate for it.
 @usableFromInline
-enum SharedRootKey {
+internal enum SharedRootKey {
     @usableFromInline
     struct CodingKeys: CodingKey {
         @usableFromInline
@@ -107,7 +107,7 @@ enum SharedRootKey {
 }
 
 @usableFromInline
-typealias ForwardedKey = SharedRootKey.CodingKeys
+internal typealias ForwardedKey = SharedRootKey.CodingKeys
 
 /// A view of the shared root container under the key type a `Decodable` type asked for.
 ///
@@ -141,6 +141,11 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         return error.restoring(key, atDepth: root.codingPath.count)
     }
 
+    // Every overload is forwarded by hand, each to the root's overload of the same type, rather
+    // than all through the generic `decode(_:forKey:)`: the real container's typed overloads
+    // are its fast paths (no generic dispatch, no boxing of the value), and a generic fallback
+    // would cost every field of every versioned decode. Each also puts the type's own key back
+    // into an error, so the `do`/`catch` is repeated too.
     func decodeNil(forKey key: Key) throws -> Bool {
         do { return try root.decodeNil(forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
     }

@@ -101,4 +101,4 @@ extension VersionedCodable {
 /// The default spec's key. The shared root's keys print as synthesized keys do, so an error
 /// about the version reads the same whether or not the spec itself is decoded.
 @usableFromInline
-let rootVersionKey = ForwardedKey(stringValue: "version")
+internal let rootVersionKey = ForwardedKey(stringValue: "version")

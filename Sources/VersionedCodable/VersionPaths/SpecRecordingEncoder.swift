@@ -1,38 +1,5 @@
 import Foundation
 
-/// An object a spec wrote, as it is being recorded.
-final class RecordedObject {
-    var entries: [(key: String, node: RecordedNode)] = []
-
-    func set(_ key: String, _ node: RecordedNode) {
-        if let index = entries.firstIndex(where: { $0.key == key }) {
-            entries[index].node = node
-        } else {
-            entries.append((key, node))
-        }
-    }
-
-    func object(at key: String) -> RecordedObject {
-        if case .object(let existing)? = entries.first(where: { $0.key == key })?.node {
-            return existing
-        }
-        let made = RecordedObject()
-        set(key, .object(made))
-        return made
-    }
-}
-
-/// A value a spec wrote at one key: an object, or a single value.
-enum RecordedNode {
-    case object(RecordedObject)
-    case leaf(SpecValue)
-}
-
-/// Where one value's recording goes.
-final class RecordingSlot {
-    var node: RecordedNode?
-}
-
 /// An encoder that records what a ``VersionPathSpec`` writes, as a ``SpecTree`` is made of.
 ///
 /// Keyed objects are followed so that the version can be found and merged into the type's
@@ -173,28 +140,6 @@ struct SpecRecordingSingleValueContainer: SingleValueEncodingContainer {
     }
 }
 
-/// An array a spec wrote, replayed element by element into the real coder.
-final class RecordedArray: Encodable {
-    var elements: [SpecValue] = []
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for element in elements {
-            try container.encode(SingleSpecValue(value: element))
-        }
-    }
-}
-
-/// One recorded value, written through a single-value container.
-struct SingleSpecValue: Encodable {
-    let value: SpecValue
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try value.write(to: &container)
-    }
-}
-
 /// Arrays in a spec are kept as values: the version is never looked for inside them.
 struct SpecRecordingUnkeyedContainer: UnkeyedEncodingContainer {
     let array: RecordedArray
@@ -242,45 +187,5 @@ struct SpecRecordingUnkeyedContainer: UnkeyedEncodingContainer {
         slot.node = .object(object)
         append(.encodable(RecordedObjectValue(object: object), integer: nil))
         return SpecRecordingEncoder(slot: slot, original: nil, codingPath: codingPath)
-    }
-}
-
-/// An object a spec wrote inside an array, replayed whole.
-struct RecordedObjectValue: Encodable {
-    let object: RecordedObject
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: PathKey.self)
-        try RecordedObjectValue.write(object, into: &container)
-    }
-
-    static func write(_ object: RecordedObject, into container: inout KeyedEncodingContainer<PathKey>) throws {
-        for (key, node) in object.entries {
-            switch node {
-            case .leaf(let value):
-                try value.write(to: &container, forKey: PathKey(key))
-            case .object(let child):
-                var nested = container.nestedContainer(keyedBy: PathKey.self, forKey: PathKey(key))
-                try write(child, into: &nested)
-            }
-        }
-    }
-}
-
-/// A key made from a string, for writing the spec's keys into the real coder.
-struct PathKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-
-    init(_ string: String) {
-        stringValue = string
-    }
-
-    init(stringValue: String) {
-        self.stringValue = stringValue
-    }
-
-    init?(intValue: Int) {
-        return nil
     }
 }
