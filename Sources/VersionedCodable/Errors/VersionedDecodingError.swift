@@ -60,8 +60,14 @@ extension VersionedDecodingError: CustomStringConvertible, LocalizedError {
             let location = path.isEmpty ? "" : " at \(path)"
             return "A field\(location) is no longer valid in the newer version: \(context.debugDescription)"
         case .unsupportedVersion(let tried):
+            // The case carries only the oldest type (its shape is 1.2's), so the supported
+            // versions come from the chains this process has walked that end there; the
+            // longest is named, ties broken by the newest type's name, so the text does not
+            // depend on the order the chains were walked in.
             let chains = VersionChain.knownChains(endingAt: tried)
-            if let longest = chains.max(by: { $0.types.count < $1.types.count }) {
+            if let longest = chains.max(by: {
+                ($0.types.count, "\($1.newest)") < ($1.types.count, "\($0.newest)")
+            }) {
                 let supported = longest.versions.map(describeVersion).joined(separator: ", ")
                 return "The document's version is not supported: no type down to \(tried) "
                     + "(version \(describeVersion(tried.version))) matches it. "
