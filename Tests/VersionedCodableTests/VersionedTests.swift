@@ -186,6 +186,48 @@ struct VersionedTests {
         #expect(missingContext.debugDescription.contains("featured has no version"))
     }
 
+    @Test(
+        "A migration refused inside a document names the part, the stored version and the step; at the root it is unchanged"
+    )
+    func refusedMigrationNamesTheStep() throws {
+        struct Refusal: Error, Equatable {}
+        struct OldNote: VersionedCodable {
+            static let version: Int? = 1
+            typealias PreviousVersion = NothingEarlier
+            var text: String
+        }
+        struct MiddleNote: VersionedCodable {
+            static let version: Int? = 2
+            typealias PreviousVersion = OldNote
+            var text: String
+            init(from old: OldNote) throws { text = old.text }
+        }
+        struct Note: VersionedCodable {
+            static let version: Int? = 3
+            typealias PreviousVersion = MiddleNote
+            var text: String
+            init(from old: MiddleNote) throws {
+                guard !old.text.isEmpty else { throw Refusal() }
+                text = old.text
+            }
+        }
+        struct Board: Decodable { var notes: [Versioned<Note>] }
+
+        let board = Data(#"{"notes": [{"version": 3, "text": "a"}, {"version": 1, "text": ""}]}"#.utf8)
+        let error = #expect(throws: DecodingError.self) { try JSONDecoder().decode(Board.self, from: board) }
+        guard case .dataCorrupted(let context)? = error else {
+            Issue.record("Expected dataCorrupted, got \(String(describing: error))")
+            return
+        }
+        #expect(context.debugDescription.contains("notes[1]"))
+        #expect(context.debugDescription.contains("version 1"))
+        #expect(context.debugDescription.contains("from MiddleNote (version 2) to Note (version 3)"))
+        #expect(context.underlyingError is Refusal)
+
+        let root = Data(#"{"version": 1, "text": ""}"#.utf8)
+        #expect(throws: Refusal()) { try JSONDecoder().decode(versioned: Note.self, from: root) }
+    }
+
     @Test("Equality and hashing compare the values, not the versions they were read from")
     func equalityIgnoresStoredVersion() throws {
         let read = try JSONDecoder().decode(

@@ -6,9 +6,13 @@ extension VersionedCodable {
     /// of a larger value) a versioning or migration error would not say which part failed, so
     /// it is wrapped in a `DecodingError` that gives the coding path and the stored version.
     @usableFromInline
-    static func locatingFailure(_ error: any Error, of decoder: any Decoder) -> any Error {
+    static func locatingFailure(_ thrown: any Error, of decoder: any Decoder) -> any Error {
+        // A migration step's error comes wrapped with the step; at the root it is handed back
+        // unchanged, as 1.2 did.
+        let step = thrown as? MigrationStepFailure
+        let error = step?.error ?? thrown
         let codingPath = decoder.codingPath
-        guard !codingPath.isEmpty, !(error is DecodingError) else {
+        guard !codingPath.isEmpty, step != nil || !(error is DecodingError) else {
             return error
         }
         let place = describePath(codingPath)
@@ -23,12 +27,16 @@ extension VersionedCodable {
         switch error {
         case VersionedDecodingError.unsupportedVersion, VersionedDecodingError.documentVersionTooNew:
             description = "\(Self.self) at \(place) has \(found); \(Self.self) supports versions \(supported)."
-        case let error as VersionedDecodingError:
+        case let error as VersionedDecodingError where step == nil:
             description = "\(Self.self) at \(place) (\(found)) cannot be read: \(error)"
         default:
+            let stepText = step.map {
+                " at the step from \($0.from) (version \(describeVersion($0.from.version))) to \($0.to) "
+                    + "(version \(describeVersion($0.to.version)))"
+            }
             description =
                 "\(Self.self) at \(place) has \(found), and migrating it to version "
-                + "\(describeVersion(version)) failed: \(error)"
+                + "\(describeVersion(version)) failed\(stepText ?? ""): \(error)"
         }
         return DecodingError.dataCorrupted(
             DecodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: error)

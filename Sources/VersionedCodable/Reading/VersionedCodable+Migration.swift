@@ -85,7 +85,9 @@ extension VersionedCodable {
     ///   - storedVersion: The version found in the document.
     ///   - decoder: The decoder positioned at the document.
     /// - Returns: The document migrated to `Self`.
-    /// - Throws: Any error that decoding the stored type or a migration step throws.
+    /// - Throws: Any error that decoding the stored type throws, and an error a migration step
+    ///   throws inside a ``MigrationStepFailure`` that names the step;
+    ///   ``_decodeVersioned(from:)`` takes it out again at the root of a document.
     @inlinable
     public static func _decodeMigrating(storedVersion: Int?, from decoder: any Decoder) throws -> Self {
         if storedVersion == version {
@@ -94,7 +96,12 @@ extension VersionedCodable {
         if PreviousVersion.self == NothingEarlier.self {
             throw VersionedDecodingError.unsupportedVersion(tried: Self.self)
         }
-        return try Self(from: PreviousVersion._decodeMigrating(storedVersion: storedVersion, from: decoder))
+        let previous = try PreviousVersion._decodeMigrating(storedVersion: storedVersion, from: decoder)
+        do {
+            return try Self(from: previous)
+        } catch {
+            throw MigrationStepFailure(from: PreviousVersion.self, to: Self.self, error: error)
+        }
     }
 }
 
