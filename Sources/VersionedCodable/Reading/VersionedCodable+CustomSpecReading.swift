@@ -6,7 +6,8 @@ extension VersionedCodable {
     /// current one finds nothing.
     @usableFromInline
     static func readCustomSpecVersion(from decoder: SharedRootDecoder) throws -> Int? {
-        let paths = VersionPath.paths(for: VersionSpec.self, versions: VersionChain(for: Self.self).versions)
+        let chain = VersionChain(for: Self.self)
+        let paths = VersionPath.paths(for: VersionSpec.self, versions: chain.versions)
         decoder.versionKeyAtRoot = nil
         if paths.count == 1, paths[0].count == 1 {
             decoder.versionKeyAtRoot = paths[0][0]
@@ -24,8 +25,8 @@ extension VersionedCodable {
         {
             return version
         }
-        for spec in VersionChain(for: Self.self).olderSpecs(than: VersionSpec.self) {
-            if let version = readOlderSpec(spec, from: decoder) {
+        for spec in chain.olderSpecs(than: VersionSpec.self) {
+            if let version = readOlderSpec(spec, from: decoder, versions: chain.versions) {
                 return version
             }
         }
@@ -44,8 +45,12 @@ extension VersionedCodable {
         }
     }
 
-    private static func readOlderSpec<Spec: VersionPathSpec>(_ spec: Spec.Type, from decoder: any Decoder) -> Int? {
-        let paths = VersionPath.paths(for: spec, versions: VersionChain(for: Self.self).versions)
+    private static func readOlderSpec<Spec: VersionPathSpec>(
+        _ spec: Spec.Type,
+        from decoder: any Decoder,
+        versions: [Int?]
+    ) -> Int? {
+        let paths = VersionPath.paths(for: spec, versions: versions)
         return (try? readVersion(spec, from: decoder, paths: paths)) ?? nil
     }
 }

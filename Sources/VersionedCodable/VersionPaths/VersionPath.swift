@@ -38,14 +38,18 @@ enum VersionPath {
         if let tree = defaultTrees.value(for: version) {
             return tree
         }
-        // What the default spec's synthesized encoding writes, without running it.
+        let tree = defaultTree(version: version)
+        defaultTrees.store(tree, for: version)
+        return tree
+    }
+
+    /// What the default spec's synthesized encoding writes for `version`, without running it.
+    private static func defaultTree(version: Int?) -> SpecTree {
         let root = RecordedObject()
         if let version {
             root.set("version", .leaf(.int(version)))
         }
-        let tree = SpecTree(recorded: root, versionPaths: [atRoot])
-        defaultTrees.store(tree, for: version)
-        return tree
+        return SpecTree(recorded: root, versionPaths: [atRoot])
     }
 
     private static let pathCache = TypeKeyedCache<[[String]]>()
@@ -53,11 +57,7 @@ enum VersionPath {
 
     /// The default spec's trees for the versions most chains use, made once, so that the
     /// common encode reads one without taking a lock.
-    private static let smallDefaultTrees: [SpecTree] = (0..<32).map { version in
-        let root = RecordedObject()
-        root.set("version", .leaf(.int(version)))
-        return SpecTree(recorded: root, versionPaths: [atRoot])
-    }
+    private static let smallDefaultTrees: [SpecTree] = (0..<32).map { defaultTree(version: $0) }
 
     private static func find<Spec: VersionPathSpec>(for spec: Spec.Type, versions: [Int?]) -> [[String]] {
         var candidates: Set<[String]>?
