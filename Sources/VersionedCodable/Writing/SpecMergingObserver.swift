@@ -73,9 +73,7 @@ final class SpecMergingObserver: Encoder {
     }
 
     func unkeyedContainer(of encoder: any Encoder, at object: SpecObject) -> any UnkeyedEncodingContainer {
-        if object.hasContent {
-            note(.notAnObject(path: object.path))
-        }
+        _ = shouldWrite(.other, at: .object(object))
         return encoder.unkeyedContainer()
     }
 
