@@ -15,4 +15,4 @@ trap 'rm -rf "$folder"' EXIT
 SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --collect-atstart=no \
     --callgrind-out-file="$folder/callgrind.out" "$binary" measure --items 1000 >/dev/null 2>&1
 profile=$(grep -l "Client Request: $case_name|$side|" "$folder"/callgrind.out*)
-callgrind_annotate --inclusive=yes --threshold=99 "$profile" | swift demangle --simplified | head -80
+callgrind_annotate --inclusive=yes --threshold=99 "$profile" | swift demangle --simplified | head -${PROFILE_LINES:-80}

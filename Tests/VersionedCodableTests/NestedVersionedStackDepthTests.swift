@@ -2,66 +2,188 @@ import Foundation
 import Testing
 import VersionedCodable
 
-/// How deep a tree of `Versioned` parts can be read on a small thread stack.
+/// How deep a tree of `Versioned` parts can be read and written on a small thread stack.
 ///
-/// Each nested part adds the frames of its versioned decode to the recursion of the decoder
-/// itself, so the library keeps those frames small: the work done before the part's fields
-/// are read (the version, the chain check) and after a failure (locating it) happens in
-/// functions whose frames are gone by the time the recursion continues. The depths below are
-/// past where the library overflowed a 512 KB stack before that (about 126 levels in a debug
-/// build, 194 in release), measured in the build `swift test` makes. The work runs in a child
-/// process, because an overflow ends the process.
+/// Each nested part adds the library's frames to the recursion of the coder itself, so a tree
+/// of versioned nodes used to overflow a 512 KB stack at about 134 levels in a debug build and
+/// 200 in release, where the plain tree reads to JSONDecoder's nesting limit (256 nodes, each an
+/// object and an array). Once the versioned parts of a document have used a fair amount of
+/// stack and the rest might not fit, the library continues on a thread with a stack of its
+/// own; these tests hold it to the plain tree's depth. The work runs in a child process,
+/// because an overflow ends the process.
 @Suite("Stack depth of nested versioned values")
 struct NestedVersionedStackDepthTests {
-    struct TreeNode: VersionedCodable {
+    struct TreeNode: VersionedCodable, Equatable {
         static let version: Int? = 1
         typealias PreviousVersion = NothingEarlier
         var children: [Versioned<TreeNode>]
+        var leaf: ThreadProbe?
     }
 
-    /// `depth` nested nodes, as the library writes them.
+    struct PlainNode: Codable {
+        var version: Int
+        var children: [PlainNode]
+    }
+
+    /// Records the thread it was decoded on, to tell whether a part left the calling thread.
+    struct ThreadProbe: Codable, Equatable {
+        nonisolated(unsafe) static var decodedOn: Thread?
+
+        init() {}
+
+        init(from decoder: any Decoder) throws {
+            _ = try decoder.container(keyedBy: PlainKey.self)
+            ThreadProbe.decodedOn = Thread.current
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            _ = encoder.container(keyedBy: PlainKey.self)
+        }
+    }
+
+    struct PlainKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The deepest tree of nodes JSONDecoder reads: 512 levels of nesting.
+    static let jsonLimit = 256
+
+    /// `depth` nested nodes, as the library writes them, with a probe in the innermost one.
     static func document(depth: Int) -> Data {
         let opening = #"{"version":1,"children":["#
         let text =
-            String(repeating: opening, count: depth - 1) + #"{"version":1,"children":[]}"#
+            String(repeating: opening, count: depth - 1) + #"{"version":1,"children":[],"leaf":{}}"#
             + String(repeating: "]}", count: depth - 1)
         return Data(text.utf8)
     }
 
-    /// Runs `work` on a thread with a 512 KB stack, the size of a secondary thread's stack on
-    /// Apple platforms, and waits for it.
-    static func onSmallStack(_ work: @escaping @Sendable () -> Void) {
+    /// Runs `work` on a thread with a stack of `size` bytes (512 KB is the size of a secondary
+    /// thread's stack on Apple platforms) and waits for it.
+    static func onSmallStack(size: Int = 512 * 1_024, _ work: @escaping @Sendable () -> Void) {
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             work()
             done.signal()
         }
-        thread.stackSize = 512 * 1_024
+        thread.stackSize = size
         thread.start()
         done.wait()
     }
 
-    #if DEBUG
-        static let depth = 134
-    #else
-        static let depth = 200
-    #endif
+    static func depth(of tree: TreeNode) -> Int {
+        var depth = 1
+        var node = tree
+        while let child = node.children.first {
+            depth += 1
+            node = child.wrappedValue
+        }
+        return depth
+    }
 
-    @Test("A tree of versioned nodes decodes on a 512 KB stack past the depth that overflowed it")
+    @Test("The plain tree reads to JSONDecoder's nesting limit, and no further")
+    func plainTreeReachesTheLimit() throws {
+        // The reference the versioned tree is held to: if JSONDecoder's limit moved, the depth
+        // the other tests use would have to move with it.
+        let data = Self.document(depth: Self.jsonLimit)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(PlainNode.self, from: Self.document(depth: Self.jsonLimit + 1))
+        }
+        _ = try JSONDecoder().decode(PlainNode.self, from: data)
+    }
+
+    /// Decodes the deepest tree JSON allows, in both calls, on a stack of `stackSize` bytes, and
+    /// ends the process with success when both are whole.
+    static func decodeDeepestTree(onStackOf stackSize: Int) {
+        let data = NestedVersionedStackDepthTests.document(depth: NestedVersionedStackDepthTests.jsonLimit)
+        NestedVersionedStackDepthTests.onSmallStack(size: stackSize) {
+            guard let tree = try? JSONDecoder().decode(Versioned<TreeNode>.self, from: data),
+                let root = try? JSONDecoder().decode(versioned: TreeNode.self, from: data)
+            else {
+                exit(1)
+            }
+            let depths = [
+                NestedVersionedStackDepthTests.depth(of: tree.wrappedValue),
+                NestedVersionedStackDepthTests.depth(of: root),
+            ]
+            exit(depths == [256, 256] ? 0 : 1)
+        }
+    }
+
+    @Test("A tree of versioned nodes as deep as JSON allows decodes on a 512 KB stack")
     func nestedVersionedPartsFitASmallStack() async {
         await #expect(processExitsWith: .success) {
-            let data = NestedVersionedStackDepthTests.document(depth: NestedVersionedStackDepthTests.depth)
+            NestedVersionedStackDepthTests.decodeDeepestTree(onStackOf: 512 * 1_024)
+        }
+    }
+
+    @Test("A tree of versioned nodes as deep as JSON allows decodes on a 256 KB stack")
+    func nestedVersionedPartsFitASmallerStack() async {
+        await #expect(processExitsWith: .success) {
+            NestedVersionedStackDepthTests.decodeDeepestTree(onStackOf: 256 * 1_024)
+        }
+    }
+
+    @Test("A tree of versioned nodes deeper than the plain tree can be written encodes on a 512 KB stack")
+    func nestedVersionedPartsEncodeOnASmallStack() async {
+        await #expect(processExitsWith: .success) {
+            // Built on a large stack; writing it is what is measured.
+            let depth = 220
+            var node = TreeNode(children: [], leaf: nil)
+            for _ in 1..<depth {
+                node = TreeNode(children: [Versioned(node)], leaf: nil)
+            }
+            let tree = node
             NestedVersionedStackDepthTests.onSmallStack {
-                guard let tree = try? JSONDecoder().decode(Versioned<TreeNode>.self, from: data) else {
+                guard let data = try? JSONEncoder().encode(versioned: tree),
+                    let back = try? JSONDecoder().decode(versioned: TreeNode.self, from: data)
+                else {
                     exit(1)
                 }
-                var depth = 1
-                var node = tree.wrappedValue
-                while let child = node.children.first {
-                    depth += 1
-                    node = child.wrappedValue
+                exit(back == tree && NestedVersionedStackDepthTests.depth(of: back) == depth ? 0 : 1)
+            }
+        }
+    }
+
+    @Test("A shallow document is read on the calling thread, and a deep one leaves it only once it is deep")
+    func onlyDeepDocumentsLeaveTheThread() async {
+        await #expect(processExitsWith: .success) {
+            NestedVersionedStackDepthTests.onSmallStack {
+                let caller = Thread.current
+                for depth in [1, 2, 8] {
+                    _ = try? JSONDecoder().decode(
+                        versioned: TreeNode.self,
+                        from: NestedVersionedStackDepthTests.document(depth: depth)
+                    )
+                    if ThreadProbe.decodedOn !== caller {
+                        exit(2)
+                    }
                 }
-                exit(depth == NestedVersionedStackDepthTests.depth ? 0 : 1)
+                _ = try? JSONDecoder().decode(
+                    versioned: TreeNode.self,
+                    from: NestedVersionedStackDepthTests.document(depth: NestedVersionedStackDepthTests.jsonLimit)
+                )
+                exit(ThreadProbe.decodedOn !== caller && ThreadProbe.decodedOn != nil ? 0 : 3)
+            }
+        }
+    }
+
+    @Test("An array of many versioned items is read on the calling thread, however little stack is left")
+    func arraysOfPartsStayOnTheThread() async {
+        await #expect(processExitsWith: .success) {
+            NestedVersionedStackDepthTests.onSmallStack(size: 128 * 1_024) {
+                let caller = Thread.current
+                let items = Array(repeating: Versioned(TreeNode(children: [], leaf: ThreadProbe())), count: 200)
+                guard let data = try? JSONEncoder().encode(items) else {
+                    exit(1)
+                }
+                ThreadProbe.decodedOn = nil
+                guard let back = try? JSONDecoder().decode([Versioned<TreeNode>].self, from: data) else {
+                    exit(2)
+                }
+                exit(back.count == 200 && ThreadProbe.decodedOn === caller ? 0 : 3)
             }
         }
     }

@@ -24,9 +24,26 @@ extension VersionedCodable {
     ///   ``Versioned/init(from:)``).
     @inlinable
     public static func _decodeVersioned(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
+        try decodeVersionedPart(from: decoder)
+    }
+
+    /// The body of ``_decodeVersioned(from:)``, inlined into it and into
+    /// ``Versioned/init(from:)`` so that a nested part costs one frame, not two.
+    @inlinable
+    @inline(__always)
+    static func decodeVersionedPart(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
         if Self.self == NothingEarlier.self {
             // An empty chain: decoding the stopper itself throws the type mismatch it documents.
             return (try Self(from: decoder), nil)
+        }
+        let entry = StackSpace.enter(depth: decoder.codingPath.count)
+        if case .hop = entry {
+            return try decodeOnFreshStack(from: decoder)
+        }
+        defer {
+            if case .outermost = entry {
+                StackSpace.leaveOutermost()
+            }
         }
         do {
             let shared = try _openVersioned(from: decoder)
@@ -38,6 +55,14 @@ extension VersionedCodable {
         } catch {
             throw locatingFailure(error, of: decoder)
         }
+    }
+
+    /// Reads the part on a thread with a stack of its own, for a document nested deeper than
+    /// the calling thread's stack holds (see ``StackSpace``).
+    @inlinable
+    @inline(never)
+    static func decodeOnFreshStack(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
+        try StackSpace.onFreshStack { try decodeVersionedPart(from: decoder) }
     }
 
     /// Opens the document for a versioned decode: reads the stored version and checks that the

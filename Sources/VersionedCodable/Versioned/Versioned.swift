@@ -74,10 +74,10 @@ extension Versioned: Decodable {
     /// root of a document throws that error itself, as VersionedCodable 1.2 did.
     @inlinable
     public init(from decoder: any Decoder) throws {
-        // No `do`/`catch` here: `_decodeVersioned` locates a failure itself, so that a tree of
-        // versioned parts, which recurses through this initializer, keeps one frame per level
-        // small.
-        let (value, storedVersion) = try Value._decodeVersioned(from: decoder)
+        // The versioned decode is inlined here rather than called through the conformance, so
+        // that a tree of versioned parts, which recurses through this initializer, pays for
+        // one small frame per level.
+        let (value, storedVersion) = try Value.decodeVersionedPart(from: decoder)
         self.init(decoded: value, storedVersion: storedVersion)
     }
 }

@@ -3,6 +3,15 @@ extension VersionedCodable {
     ///
     /// A ``VersionsToWrite`` list in the encoder's `userInfo` may ask for an older version.
     func encodeVersioned(to encoder: any Encoder) throws {
+        let entry = StackSpace.enter(depth: encoder.codingPath.count)
+        if case .hop = entry {
+            return try StackSpace.onFreshStack { try encodeVersioned(to: encoder) }
+        }
+        defer {
+            if case .outermost = entry {
+                StackSpace.leaveOutermost()
+            }
+        }
         if let requested = VersionsToWrite.requested(for: Self.self, in: encoder.userInfo), requested != Self.version {
             return try encodeVersioned(asVersion: requested, to: encoder)
         }
