@@ -17,7 +17,7 @@ extension PropertyListEncoder {
     /// - Throws: ``VersionedEncodingError/typeHasClashingVersionField`` when the type writes its
     ///   own value where the version goes, and any error the type's encoding throws.
     public func encode(versioned value: any VersionedCodable) throws -> Data {
-        try encodeOpened(value)
+        try VersionedEncodingError.unwrapping { try encode(VersionedRoot(value: value)) }
     }
 
     /// Encodes a versioned value as an older version of its type, for readers that only know
@@ -38,10 +38,6 @@ extension PropertyListEncoder {
     ///   downgrade or cannot represent the value, and any error the type's encoding throws.
     public func encode(versioned value: any VersionedCodable, asVersion version: Int?) throws -> Data {
         try encodeOpened(value, asVersion: version)
-    }
-
-    private func encodeOpened<Value: VersionedCodable>(_ value: Value) throws -> Data {
-        try VersionedEncodingError.unwrapping { try encode(Versioned(value)) }
     }
 
     private func encodeOpened<Value: VersionedCodable>(_ value: Value, asVersion version: Int?) throws -> Data {

@@ -11,16 +11,9 @@
 internal final class SharedRootDecoder: Decoder {
     let base: any Decoder
     private var root: KeyedDecodingContainer<ForwardedKey>?
-    /// The root key of an object that a custom spec keeps the version in, with the version's
-    /// key inside it: an object there holding nothing but the version is the spec's, and an
-    /// optional property of the type at that key reads it as absent.
+    /// Where the spec keeps the version in the root object, for the views of it.
     @usableFromInline
-    var versionParent: (key: String, versionKey: String)?
-    /// The key at the root where the spec keeps the version, left out of the keys a type
-    /// lists, so that a type that reads its root as a dictionary does not get the version as
-    /// an entry.
-    @usableFromInline
-    var versionKeyAtRoot: String? = "version"
+    var layout = RootLayout.defaultSpec
     /// The version read from the document, kept here so that the frame of the versioned
     /// decode that nested parts recurse through need not hold it twice.
     @usableFromInline
@@ -51,8 +44,7 @@ internal final class SharedRootDecoder: Decoder {
         KeyedDecodingContainer(
             SharedRootKeyedContainer<Key>(
                 root: try sharedRoot(),
-                versionParent: versionParent,
-                versionKeyAtRoot: versionKeyAtRoot
+                layout: layout
             )
         )
     }
@@ -109,20 +101,54 @@ internal enum SharedRootKey {
 @usableFromInline
 internal typealias ForwardedKey = SharedRootKey.CodingKeys
 
+/// Where a spec keeps the version in the root object, as the views of the root need to know
+/// it. Immutable and shared: the default spec's is made once, a custom spec's once per type.
+@usableFromInline
+final class RootLayout: Sendable {
+    /// The key at the root where the spec keeps the version, left out of the keys a type
+    /// lists, so that a type that reads its root as a dictionary does not get the version as
+    /// an entry.
+    let versionKeyAtRoot: String?
+    /// The root key of an object that a custom spec keeps the version in, with the version's
+    /// key inside it: an object there holding nothing but the version is the spec's, and an
+    /// optional property of the type at that key reads it as absent.
+    let versionParent: (key: String, versionKey: String)?
+
+    init(versionKeyAtRoot: String?, versionParent: (key: String, versionKey: String)?) {
+        self.versionKeyAtRoot = versionKeyAtRoot
+        self.versionParent = versionParent
+    }
+
+    /// The layout of the spec whose version paths are `paths`.
+    convenience init(paths: [[String]]) {
+        self.init(
+            versionKeyAtRoot: paths.count == 1 && paths[0].count == 1 ? paths[0][0] : nil,
+            versionParent: paths.count == 1 && paths[0].count == 2 ? (paths[0][0], paths[0][1]) : nil
+        )
+    }
+
+    @usableFromInline
+    static let defaultSpec = RootLayout(versionKeyAtRoot: "version", versionParent: nil)
+}
+
 /// A view of the shared root container under the key type a `Decodable` type asked for.
 ///
 /// Errors that pass through it are given the type's own key back in place of the root's key,
 /// so that a `DecodingError` reads as it would without versioning.
+///
+/// It holds two references and nothing else: the standard library's box copies the view for
+/// every field a type reads.
 struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let root: KeyedDecodingContainer<ForwardedKey>
-    var versionParent: (key: String, versionKey: String)? = nil
-    var versionKeyAtRoot: String? = nil
+    let layout: RootLayout
+
+    private var versionParent: (key: String, versionKey: String)? { layout.versionParent }
 
     var codingPath: [any CodingKey] { root.codingPath }
 
     var allKeys: [Key] {
         root.allKeys.compactMap { key in
-            if key.stringValue == versionKeyAtRoot {
+            if key.stringValue == layout.versionKeyAtRoot {
                 return nil
             }
             return key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)

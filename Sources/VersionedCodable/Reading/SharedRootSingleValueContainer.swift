@@ -23,7 +23,7 @@ struct SharedRootSingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try base.decode(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try base.decode(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self is any StringKeyedDecodableDictionary.Type, decoder.versionKeyAtRoot != nil {
+        if T.self is any StringKeyedDecodableDictionary.Type, decoder.layout.versionKeyAtRoot != nil {
             return try T(from: decoder)
         }
         return try base.decode(type)

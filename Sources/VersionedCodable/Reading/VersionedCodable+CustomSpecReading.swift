@@ -1,3 +1,6 @@
+/// The root layout of each versioned type with a custom spec, made from its version paths.
+let rootLayouts = TypeKeyedCache<RootLayout>()
+
 extension VersionedCodable {
     /// Reads the version through a custom ``VersionPathSpec``, as its documentation promises:
     /// a missing key or a missing parent object (`_metadata` absent or `null`) is the `nil`
@@ -8,13 +11,7 @@ extension VersionedCodable {
     static func readCustomSpecVersion(from decoder: SharedRootDecoder) throws -> Int? {
         let chain = VersionChain(for: Self.self)
         let paths = VersionPath.paths(for: VersionSpec.self, versions: chain.versions)
-        decoder.versionKeyAtRoot = nil
-        if paths.count == 1, paths[0].count == 1 {
-            decoder.versionKeyAtRoot = paths[0][0]
-        }
-        if paths.count == 1, paths[0].count == 2 {
-            decoder.versionParent = (paths[0][0], paths[0][1])
-        }
+        decoder.layout = rootLayouts.value(for: Self.self) { RootLayout(paths: paths) }
         if let version = try readVersion(VersionSpec.self, from: decoder, paths: paths) {
             return version
         }

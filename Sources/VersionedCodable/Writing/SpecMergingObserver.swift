@@ -64,9 +64,7 @@ final class SpecMergingObserver: Encoder {
         keyedBy type: Key.Type
     ) -> KeyedEncodingContainer<Key> {
         let container = encoder.container(keyedBy: type)
-        // Synthesized keys cannot be made from a string they do not list, so a container whose
-        // keys cannot name any of the spec's keys cannot write where the spec writes.
-        guard object.entries.contains(where: { Key(stringValue: $0.key) != nil }) else {
+        guard KeyNaming.canName(object, with: Key.self) else {
             return container
         }
         return KeyedEncodingContainer(ObservingKeyedContainer(base: container, observer: self, object: object))
@@ -170,5 +168,34 @@ final class SpecMergingObserver: Encoder {
         case .notAnObject(let path):
             throw VersionedEncodingError.versionLocationNotAnObject(codingPath: path)
         }
+    }
+}
+
+/// Whether a key type can name any of the keys the spec writes at a place.
+///
+/// Synthesized keys cannot be made from a string they do not list, so a container whose keys
+/// cannot name any of the spec's keys cannot write where the spec writes, and needs no
+/// watching. Trying the spec's keys on a synthesized key type compares them with every case
+/// name, so the answer is kept per key type and set of spec keys.
+enum KeyNaming {
+    private struct Answer {
+        let keys: [String]
+        let canName: Bool
+    }
+
+    private static let answers = LockedDictionary<ObjectIdentifier, [Answer]>()
+
+    static func canName<Key: CodingKey>(_ object: SpecObject, with key: Key.Type) -> Bool {
+        let type = ObjectIdentifier(key)
+        let known = answers.value(for: type)
+        if let known {
+            for answer in known where answer.keys.elementsEqual(object.entries.lazy.map(\.key)) {
+                return answer.canName
+            }
+        }
+        let canName = object.entries.contains { Key(stringValue: $0.key) != nil }
+        let keys = object.entries.map(\.key)
+        answers.store((known ?? []) + [Answer(keys: keys, canName: canName)], for: type)
+        return canName
     }
 }

@@ -56,3 +56,16 @@ extension VersionedCodable {
         try observer.writeRemaining(into: encoder, at: tree.root)
     }
 }
+
+/// The top-level value that `encode(versioned:)` hands its encoder.
+///
+/// It keeps the caller's existential as it came, rather than opening it into a
+/// `Versioned<Value>`: the value is not copied, and no generic wrapper type is looked up for
+/// every call.
+struct VersionedRoot: Encodable {
+    let value: any VersionedCodable
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encodeVersioned(to: encoder)
+    }
+}
