@@ -12,191 +12,191 @@ import Foundation
 // and parts are always read on the calling thread.
 #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
 
-/// Keeps a deeply nested document from overflowing the thread's stack.
-///
-/// Every nested versioned part costs a few hundred bytes of stack more than a plain value of
-/// the same shape, because it passes through the library's frames on the way down. A document
-/// that nests versioned parts as deep as the decoder allows (JSONDecoder stops at 512 levels)
-/// would overflow a 512 KB thread stack, the size of a secondary thread's stack on Apple
-/// platforms, where the plain document fits; so would writing such a value.
-///
-/// So before a versioned part is read or written, ``enter(depth:)`` looks at how much stack
-/// the versioned parts above it on this thread have used. When that is more than a shallow
-/// document needs (``deepAfter``) and the stack left would not hold the rest of the document
-/// if everything below were plain values nested to the decoder's limit, the part is read or
-/// written on a new thread with a large stack (``onFreshStack(_:)``) while this thread waits,
-/// and the document goes to the same depth as the plain one. A shallow document never leaves
-/// the calling thread, however little stack the caller left it.
-@usableFromInline
-enum StackSpace {
-    /// The nesting depth the Foundation decoders allow (JSONDecoder's limit); the property list
-    /// readers are held to less by ``PropertyListInputCheck``.
-    static let nestingLimit = 512
-    /// The stack a plain value takes per level of nesting, as Foundation's JSONDecoder reads it
-    /// in a release build (about 900 bytes).
-    static let bytesPerLevel = 912
-    /// Room for the frames above and between the measured ones: the caller's, the error paths'.
-    static let reserve = 8 * 1_024
-    /// The stack the versioned parts of one document may use on a thread before the check
-    /// looks further: about a dozen nested versioned levels.
-    static let deepAfter = 32 * 1_024
-    /// The stack of the thread a part continues on: enough for a document nested to the limit,
-    /// with every level versioned, in a debug build.
-    static let freshStackSize = 8 * 1_024 * 1_024
-
-    /// What a versioned part does about the stack it reads on.
-    @usableFromInline
-    enum Entry {
-        /// The outermost versioned part on this thread: it marks where it starts, and must
-        /// call ``leaveOutermost()`` when it is done.
-        case outermost
-        /// A part inside another on this thread, with stack enough to go on.
-        case nested
-        /// A part that must be read on a fresh stack.
-        case hop
-    }
-
-    /// Decides how a part is read or written; see ``StackSpace``.
+    /// Keeps a deeply nested document from overflowing the thread's stack.
     ///
-    /// - Parameter depth: The length of the part's coding path. Decoders and encoders build
-    ///   the path on request, so it is asked for only once the document's versioned parts have
-    ///   used ``deepAfter`` of stack.
+    /// Every nested versioned part costs a few hundred bytes of stack more than a plain value of
+    /// the same shape, because it passes through the library's frames on the way down. A document
+    /// that nests versioned parts as deep as the decoder allows (JSONDecoder stops at 512 levels)
+    /// would overflow a 512 KB thread stack, the size of a secondary thread's stack on Apple
+    /// platforms, where the plain document fits; so would writing such a value.
+    ///
+    /// So before a versioned part is read or written, ``enter(depth:)`` looks at how much stack
+    /// the versioned parts above it on this thread have used. When that is more than a shallow
+    /// document needs (``deepAfter``) and the stack left would not hold the rest of the document
+    /// if everything below were plain values nested to the decoder's limit, the part is read or
+    /// written on a new thread with a large stack (``onFreshStack(_:)``) while this thread waits,
+    /// and the document goes to the same depth as the plain one. A shallow document never leaves
+    /// the calling thread, however little stack the caller left it.
     @usableFromInline
-    @inline(never)
-    static func enter(depth: @autoclosure () -> Int) -> Entry {
-        guard let keys else {
-            return .nested
-        }
-        var marker: UInt8 = 0
-        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        guard let outermost = pthread_getspecific(keys.outermost) else {
-            pthread_setspecific(keys.outermost, UnsafeMutableRawPointer(bitPattern: here))
-            return .outermost
-        }
-        let start = UInt(bitPattern: outermost)
-        guard start > here, start - here > deepAfter, let lowest = lowestStackAddress(keys) else {
-            return .nested
-        }
-        let remaining = here > lowest ? Int(here - lowest) : 0
-        let levelsLeft = max(0, nestingLimit - depth())
-        return remaining < levelsLeft * bytesPerLevel + reserve ? .hop : .nested
-    }
+    enum StackSpace {
+        /// The nesting depth the Foundation decoders allow (JSONDecoder's limit); the property list
+        /// readers are held to less by ``PropertyListInputCheck``.
+        static let nestingLimit = 512
+        /// The stack a plain value takes per level of nesting, as Foundation's JSONDecoder reads it
+        /// in a release build (about 900 bytes).
+        static let bytesPerLevel = 912
+        /// Room for the frames above and between the measured ones: the caller's, the error paths'.
+        static let reserve = 8 * 1_024
+        /// The stack the versioned parts of one document may use on a thread before the check
+        /// looks further: about a dozen nested versioned levels.
+        static let deepAfter = 32 * 1_024
+        /// The stack of the thread a part continues on: enough for a document nested to the limit,
+        /// with every level versioned, in a debug build.
+        static let freshStackSize = 8 * 1_024 * 1_024
 
-    /// Marks that the outermost versioned part on this thread is done.
-    @usableFromInline
-    @inline(never)
-    static func leaveOutermost() {
-        if let keys {
-            pthread_setspecific(keys.outermost, nil)
+        /// What a versioned part does about the stack it reads on.
+        @usableFromInline
+        enum Entry {
+            /// The outermost versioned part on this thread: it marks where it starts, and must
+            /// call ``leaveOutermost()`` when it is done.
+            case outermost
+            /// A part inside another on this thread, with stack enough to go on.
+            case nested
+            /// A part that must be read on a fresh stack.
+            case hop
         }
-    }
 
-    /// The per-thread values: where the outermost versioned part started, and (where the
-    /// thread library is slow to tell) the lowest address of the thread's stack.
-    struct Keys {
-        let outermost: pthread_key_t
-        let lowest: pthread_key_t
-    }
-
-    static let keys: Keys? = {
-        var outermost = pthread_key_t()
-        var lowest = pthread_key_t()
-        guard pthread_key_create(&outermost, nil) == 0, pthread_key_create(&lowest, nil) == 0 else {
-            return nil
+        /// Decides how a part is read or written; see ``StackSpace``.
+        ///
+        /// - Parameter depth: The length of the part's coding path. Decoders and encoders build
+        ///   the path on request, so it is asked for only once the document's versioned parts have
+        ///   used ``deepAfter`` of stack.
+        @usableFromInline
+        @inline(never)
+        static func enter(depth: @autoclosure () -> Int) -> Entry {
+            guard let keys else {
+                return .nested
+            }
+            var marker: UInt8 = 0
+            let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+            guard let outermost = pthread_getspecific(keys.outermost) else {
+                pthread_setspecific(keys.outermost, UnsafeMutableRawPointer(bitPattern: here))
+                return .outermost
+            }
+            let start = UInt(bitPattern: outermost)
+            guard start > here, start - here > deepAfter, let lowest = lowestStackAddress(keys) else {
+                return .nested
+            }
+            let remaining = here > lowest ? Int(here - lowest) : 0
+            let levelsLeft = max(0, nestingLimit - depth())
+            return remaining < levelsLeft * bytesPerLevel + reserve ? .hop : .nested
         }
-        return Keys(outermost: outermost, lowest: lowest)
-    }()
 
-    #if canImport(Darwin)
-        static func lowestStackAddress(_ keys: Keys) -> UInt? {
-            let thread = pthread_self()
-            let top = UInt(bitPattern: pthread_get_stackaddr_np(thread))
-            let size = UInt(pthread_get_stacksize_np(thread))
-            return top > size ? top - size : nil
+        /// Marks that the outermost versioned part on this thread is done.
+        @usableFromInline
+        @inline(never)
+        static func leaveOutermost() {
+            if let keys {
+                pthread_setspecific(keys.outermost, nil)
+            }
         }
-    #else
-        /// `pthread_getattr_np`, which the C library has but the Swift module of its headers
-        /// leaves out (it is a GNU extension), looked up once.
-        static let getAttributes: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
-            guard let symbol = dlsym(nil, "pthread_getattr_np") else {
+
+        /// The per-thread values: where the outermost versioned part started, and (where the
+        /// thread library is slow to tell) the lowest address of the thread's stack.
+        struct Keys {
+            let outermost: pthread_key_t
+            let lowest: pthread_key_t
+        }
+
+        static let keys: Keys? = {
+            var outermost = pthread_key_t()
+            var lowest = pthread_key_t()
+            guard pthread_key_create(&outermost, nil) == 0, pthread_key_create(&lowest, nil) == 0 else {
                 return nil
             }
-            return unsafeBitCast(
-                symbol,
-                to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self
-            )
+            return Keys(outermost: outermost, lowest: lowest)
         }()
 
-        /// Kept per thread, because asking for it reads the process's memory map on the main
-        /// thread.
-        static func lowestStackAddress(_ keys: Keys) -> UInt? {
-            if let known = pthread_getspecific(keys.lowest) {
-                return UInt(bitPattern: known)
+        #if canImport(Darwin)
+            static func lowestStackAddress(_ keys: Keys) -> UInt? {
+                let thread = pthread_self()
+                let top = UInt(bitPattern: pthread_get_stackaddr_np(thread))
+                let size = UInt(pthread_get_stacksize_np(thread))
+                return top > size ? top - size : nil
             }
-            guard let getAttributes else {
-                return nil
-            }
-            var attributes = pthread_attr_t()
-            guard getAttributes(pthread_self(), &attributes) == 0 else {
-                return nil
-            }
-            defer { pthread_attr_destroy(&attributes) }
-            var address: UnsafeMutableRawPointer?
-            var size = 0
-            guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else {
-                return nil
-            }
-            pthread_setspecific(keys.lowest, address)
-            return UInt(bitPattern: address)
-        }
-    #endif
+        #else
+            /// `pthread_getattr_np`, which the C library has but the Swift module of its headers
+            /// leaves out (it is a GNU extension), looked up once.
+            static let getAttributes: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
+                guard let symbol = dlsym(nil, "pthread_getattr_np") else {
+                    return nil
+                }
+                return unsafeBitCast(
+                    symbol,
+                    to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self
+                )
+            }()
 
-    /// Runs `body` on a new thread with a ``freshStackSize`` stack, waits for it, and returns
-    /// what it returned or throws what it threw.
+            /// Kept per thread, because asking for it reads the process's memory map on the main
+            /// thread.
+            static func lowestStackAddress(_ keys: Keys) -> UInt? {
+                if let known = pthread_getspecific(keys.lowest) {
+                    return UInt(bitPattern: known)
+                }
+                guard let getAttributes else {
+                    return nil
+                }
+                var attributes = pthread_attr_t()
+                guard getAttributes(pthread_self(), &attributes) == 0 else {
+                    return nil
+                }
+                defer { pthread_attr_destroy(&attributes) }
+                var address: UnsafeMutableRawPointer?
+                var size = 0
+                guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address else {
+                    return nil
+                }
+                pthread_setspecific(keys.lowest, address)
+                return UInt(bitPattern: address)
+            }
+        #endif
+
+        /// Runs `body` on a new thread with a ``freshStackSize`` stack, waits for it, and returns
+        /// what it returned or throws what it threw.
+        ///
+        /// Task-local values are not visible to `body`, which runs outside the task; decoding
+        /// reaches here only for documents nested deeper than the calling thread's stack holds.
+        @usableFromInline
+        static func onFreshStack<Result>(_ body: () throws -> Result) throws -> Result {
+            try withoutActuallyEscaping(body) { body in
+                let run = StackHop(body)
+                let finished = DispatchSemaphore(value: 0)
+                let thread = Thread {
+                    run.run()
+                    finished.signal()
+                }
+                thread.stackSize = freshStackSize
+                thread.start()
+                finished.wait()
+                return try run.outcome()
+            }
+        }
+    }
+
+    /// The work of ``StackSpace/onFreshStack(_:)`` and its outcome, handed between the waiting
+    /// thread and the one that does the work.
     ///
-    /// Task-local values are not visible to `body`, which runs outside the task; decoding
-    /// reaches here only for documents nested deeper than the calling thread's stack holds.
-    @usableFromInline
-    static func onFreshStack<Result>(_ body: () throws -> Result) throws -> Result {
-        try withoutActuallyEscaping(body) { body in
-            let run = StackHop(body)
-            let finished = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                run.run()
-                finished.signal()
-            }
-            thread.stackSize = freshStackSize
-            thread.start()
-            finished.wait()
-            return try run.outcome()
+    /// `@unchecked Sendable` because the two threads never touch it at once: the waiting thread
+    /// reads the outcome only after the semaphore the working thread signals when it is done.
+    private final class StackHop<Result>: @unchecked Sendable {
+        private var body: (() throws -> Result)?
+        private var result: Swift.Result<Result, any Error>?
+
+        init(_ body: @escaping () throws -> Result) {
+            self.body = body
+        }
+
+        func run() {
+            result = Swift.Result { try body!() }
+            // Let go of the closure before the waiting thread continues: it must not outlive the
+            // call that lent it.
+            body = nil
+        }
+
+        func outcome() throws -> Result {
+            try result!.get()
         }
     }
-}
-
-/// The work of ``StackSpace/onFreshStack(_:)`` and its outcome, handed between the waiting
-/// thread and the one that does the work.
-///
-/// `@unchecked Sendable` because the two threads never touch it at once: the waiting thread
-/// reads the outcome only after the semaphore the working thread signals when it is done.
-private final class StackHop<Result>: @unchecked Sendable {
-    private var body: (() throws -> Result)?
-    private var result: Swift.Result<Result, any Error>?
-
-    init(_ body: @escaping () throws -> Result) {
-        self.body = body
-    }
-
-    func run() {
-        result = Swift.Result { try body!() }
-        // Let go of the closure before the waiting thread continues: it must not outlive the
-        // call that lent it.
-        body = nil
-    }
-
-    func outcome() throws -> Result {
-        try result!.get()
-    }
-}
 
 #else
     @usableFromInline
