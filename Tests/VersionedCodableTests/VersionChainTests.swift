@@ -33,6 +33,56 @@ struct VersionChainTests {
         init(from old: TwinOld) throws { new = old.old }
     }
 
+    struct Lowest: VersionedCodable, Equatable {
+        static let version: Int? = .min
+        typealias PreviousVersion = NothingEarlier
+        var text: String
+    }
+    struct Highest: VersionedCodable, Equatable {
+        static let version: Int? = .max
+        typealias PreviousVersion = Lowest
+        var text: String
+        init(text: String) { self.text = text }
+        init(from old: Lowest) throws { text = old.text + " migrated" }
+    }
+    struct GapOld: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var text: String
+    }
+    struct GapNew: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = GapOld
+        var text: String
+        init(from old: GapOld) throws { text = old.text }
+    }
+
+    @Test("Versions at the ends of Int's range are found, and nothing between them is")
+    func extremeVersions() throws {
+        let low = try JSONDecoder().decode(
+            versioned: Highest.self,
+            from: Data(#"{"version":\#(Int.min),"text":"a"}"#.utf8)
+        )
+        #expect(low == Highest(text: "a migrated"))
+        let high = try JSONDecoder().decode(
+            versioned: Highest.self,
+            from: Data(#"{"version":\#(Int.max),"text":"b"}"#.utf8)
+        )
+        #expect(high == Highest(text: "b"))
+        #expect(throws: VersionedDecodingError.unsupportedVersion(tried: Lowest.self)) {
+            try JSONDecoder().decode(versioned: Highest.self, from: Data(#"{"version":0,"text":"c"}"#.utf8))
+        }
+    }
+
+    @Test("A version in a gap of the chain is not supported")
+    func versionInAGap() throws {
+        #expect(throws: VersionedDecodingError.unsupportedVersion(tried: GapOld.self)) {
+            try JSONDecoder().decode(versioned: GapNew.self, from: Data(#"{"version":2,"text":"c"}"#.utf8))
+        }
+        let old = try JSONDecoder().decode(versioned: GapNew.self, from: Data(#"{"version":1,"text":"d"}"#.utf8))
+        #expect(old.text == "d")
+    }
+
     // snippet: validate-chain
     @Test("The poem chain is sound")
     func poemChainIsValid() throws {

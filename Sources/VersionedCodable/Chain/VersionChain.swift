@@ -58,6 +58,33 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         self.types = types
         self.versions = types.map { $0.version }
         self.problem = problem
+        self.versionRange = VersionChain.range(of: versions)
+    }
+
+    /// The versions as a range, when they are every integer from the smallest to the largest
+    /// once, and no `nil`: then finding a stored version in a long chain is one comparison.
+    private let versionRange: ClosedRange<Int>?
+
+    private static func range(of versions: [Int?]) -> ClosedRange<Int>? {
+        let integers = versions.compactMap { $0 }
+        guard integers.count == versions.count, let low = integers.min(), let high = integers.max() else {
+            return nil
+        }
+        // Versions far apart (Int.min and Int.max) must not overflow the subtraction.
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        guard !overflow, span == integers.count - 1, Set(integers).count == integers.count else {
+            return nil
+        }
+        return low...high
+    }
+
+    /// Whether a type of the chain has `version`.
+    @usableFromInline
+    func contains(version: Int?) -> Bool {
+        if let versionRange, let version {
+            return versionRange.contains(version)
+        }
+        return versions.contains(version)
     }
 
     /// The versions of ``types``, in the same order.

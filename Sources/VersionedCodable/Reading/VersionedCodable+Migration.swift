@@ -82,7 +82,7 @@ extension VersionedCodable {
         let shared = SharedRootDecoder(base: decoder)
         let storedVersion = try readStoredVersion(from: shared)
         let chain = VersionChain(for: Self.self)
-        if chain.problem != nil || !chain.versions.contains(storedVersion) {
+        if chain.problem != nil || !chain.contains(version: storedVersion) {
             try chain.checkCanDecode(storedVersion: storedVersion)
             throw VersionedDecodingError.unsupportedVersion(tried: chain.oldest)
         }
