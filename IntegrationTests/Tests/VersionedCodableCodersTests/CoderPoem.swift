@@ -152,6 +152,43 @@ struct CoderEditedNote: VersionedCodable, Equatable {
     var _metadata: Metadata
 }
 
+/// Writes `_metadata` by hand, through a nested container, where its spec keeps the version.
+struct CoderHandWrittenNote: VersionedCodable, Equatable {
+    static let version: Int? = 4
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = CoderMetadataVersionSpec
+
+    var title: String
+    var editor: String
+
+    init(title: String, editor: String) {
+        self.title = title
+        self.editor = editor
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case title, _metadata
+    }
+
+    enum MetadataKeys: String, CodingKey {
+        case editor
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        let metadata = try container.nestedContainer(keyedBy: MetadataKeys.self, forKey: ._metadata)
+        editor = try metadata.decode(String.self, forKey: .editor)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        var metadata = container.nestedContainer(keyedBy: MetadataKeys.self, forKey: ._metadata)
+        try metadata.encode(editor, forKey: .editor)
+    }
+}
+
 /// Keeps its version in `_metadata`, an object it never writes itself.
 struct CoderFiledNote: VersionedCodable, Equatable {
     static let version: Int? = 2

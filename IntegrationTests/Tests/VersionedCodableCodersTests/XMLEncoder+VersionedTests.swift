@@ -42,6 +42,17 @@ struct XMLEncoderVersionedTests {
         #expect(try XMLDecoder().decode(versioned: CoderEditedNote.self, from: xml) == note)
     }
 
+    @Test("The version merges into an element the type writes by hand through a nested container")
+    func mergeIntoHandWrittenElement() throws {
+        let note = CoderHandWrittenNote(title: "Draft", editor: "Eve")
+        let xml = try XMLEncoder().encode(versioned: note, withRootKey: "note")
+        let text = String(decoding: xml, as: UTF8.self)
+        #expect(text.components(separatedBy: "<_metadata>").count == 2)
+        #expect(text.contains("<editor>Eve</editor>"))
+        #expect(text.contains("<version>4</version>"))
+        #expect(try XMLDecoder().decode(versioned: CoderHandWrittenNote.self, from: xml) == note)
+    }
+
     @Test("With renamed keys a nested version path is renamed too and reads back")
     func renamedKeys() throws {
         let encoder = XMLEncoder()

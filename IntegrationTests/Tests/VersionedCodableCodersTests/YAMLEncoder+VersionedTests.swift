@@ -39,6 +39,16 @@ struct YAMLEncoderVersionedTests {
         #expect(try YAMLDecoder().decode(versioned: CoderEditedNote.self, from: Data(yaml.utf8)) == note)
     }
 
+    @Test("The version merges into an object the type writes by hand through a nested container")
+    func mergeIntoHandWrittenObject() throws {
+        let note = CoderHandWrittenNote(title: "Draft", editor: "Eve")
+        let yaml = try YAMLEncoder().encode(versioned: note)
+        let metadata = try #require(try Yams.compose(yaml: yaml)?.mapping?["_metadata"]?.mapping)
+        #expect(metadata["editor"]?.string == "Eve")
+        #expect(metadata["version"]?.int == 4)
+        #expect(try YAMLDecoder().decode(versioned: CoderHandWrittenNote.self, from: Data(yaml.utf8)) == note)
+    }
+
     @Test("A type that writes its own version field gets the library's clash error, not a wrapped one")
     func clashIsReportedDirectly() {
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {

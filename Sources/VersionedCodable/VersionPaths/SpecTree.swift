@@ -39,7 +39,7 @@ struct SpecObject {
 }
 
 /// A node of a ``SpecTree``.
-indirect enum SpecNode {
+enum SpecNode {
     case object(SpecObject)
     /// A single value, and the keys from the root to it, for error messages.
     case leaf(SpecLeaf, path: [String])

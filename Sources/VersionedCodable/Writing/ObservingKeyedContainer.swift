@@ -229,15 +229,19 @@ struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         keyedBy keyType: NestedKey.Type,
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let nested = base.nestedContainer(keyedBy: keyType, forKey: key)
         guard let node = node(key) else {
-            return nested
+            return base.nestedContainer(keyedBy: keyType, forKey: key)
         }
         guard case .object(let child) = node else {
             _ = observer.shouldWrite(.other, at: node)
-            return nested
+            return base.nestedContainer(keyedBy: keyType, forKey: key)
         }
-        guard child.entries.contains(where: { NestedKey(stringValue: $0.key) != nil }) else {
+        // The object is opened once, and the spec's part is written into that same container
+        // when the value is done (see ``RetypedKeyedContainer``).
+        let shared = base.nestedContainer(keyedBy: PathKey.self, forKey: key)
+        observer.holdOpen(shared, for: child)
+        let nested = KeyedEncodingContainer(RetypedKeyedContainer<NestedKey>(base: shared))
+        guard KeyNaming.canName(child, with: NestedKey.self) else {
             return nested
         }
         return KeyedEncodingContainer(

@@ -26,6 +26,9 @@ final class SpecMergingObserver: Encoder {
     private(set) var finding = Finding.clear
     /// The objects of ``tree`` already written where the type wrote them, one bit each.
     private var merged: UInt64 = 0
+    /// Objects of the spec that the value opened as nested containers, with the container
+    /// each was opened as: the spec's part is written into it when the value is done.
+    private var heldOpen: [HeldObject] = []
 
     init(tree: SpecTree, base: any Encoder) {
         self.tree = tree
@@ -125,9 +128,26 @@ final class SpecMergingObserver: Encoder {
         object.index < 64 && merged & (1 << UInt64(object.index)) != 0
     }
 
+    /// Keeps `container`, which the value opened at `object`, to write the spec's part of that
+    /// object into when the value is done.
+    func holdOpen(_ container: KeyedEncodingContainer<PathKey>, for object: SpecObject) {
+        heldOpen.append(HeldObject(object: object, container: container))
+    }
+
     /// Writes what the spec writes in `object` and below into `encoder`, which stands at that
     /// object, unless it was already written there.
+    ///
+    /// The objects the value opened as nested containers are written first, into those
+    /// containers, and let go of.
     func writeRemaining(into encoder: any Encoder, at object: SpecObject) throws {
+        if !heldOpen.isEmpty {
+            let held = heldOpen
+            heldOpen = []
+            for var held in held where held.object.hasContent && !isMerged(held.object) {
+                markMerged(held.object)
+                try write(held.object, into: &held.container)
+            }
+        }
         guard object.hasContent, !isMerged(object) else {
             return
         }
@@ -198,4 +218,10 @@ enum KeyNaming {
         answers.store((known ?? []) + [Answer(keys: keys, canName: canName)], for: type)
         return canName
     }
+}
+
+/// An object of the spec that a value opened as a nested container, with that container.
+private struct HeldObject {
+    let object: SpecObject
+    var container: KeyedEncodingContainer<PathKey>
 }
