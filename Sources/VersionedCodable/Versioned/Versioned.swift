@@ -21,6 +21,12 @@
 /// `Versioned` also tells you which version a value was read from, through the projected value
 /// of a property (`basket.$featured.storedVersion`), so that a program can write back the
 /// documents it had to migrate.
+///
+/// A tree of versioned parts (a `Node` whose children are `[Versioned<Node>]`) reads and writes
+/// as deep as the coder allows, on any thread: once the parts of one document have used a good
+/// deal of the thread's stack, the rest of the document is read on a thread with a large stack
+/// of its own while the caller waits. Task-local values are not visible to the `init(from:)`
+/// of the parts read there.
 @propertyWrapper
 public struct Versioned<Value: VersionedCodable> {
     /// The value, migrated to the current version.
