@@ -189,6 +189,61 @@ struct CoderHandWrittenNote: VersionedCodable, Equatable {
     }
 }
 
+/// The version two objects deep, at `header.format.version`.
+struct CoderDeepVersionSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.header.format.version }
+
+    struct Format: Codable {
+        var version: Int?
+    }
+
+    struct Header: Codable {
+        var format: Format
+    }
+
+    var header: Header
+
+    init(withVersion version: Int?) {
+        header = Header(format: Format(version: version))
+    }
+}
+
+/// Writes `header.author` and `header.format.name` by hand, through nested containers, where
+/// its spec writes `header.format.version`.
+struct CoderDeepHandWrittenNote: VersionedCodable, Equatable {
+    static let version: Int? = 7
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = CoderDeepVersionSpec
+
+    var author: String
+    var formatName: String
+
+    init(author: String, formatName: String) {
+        self.author = author
+        self.formatName = formatName
+    }
+
+    enum CodingKeys: String, CodingKey { case header }
+    enum HeaderKeys: String, CodingKey { case author, format }
+    enum FormatKeys: String, CodingKey { case name }
+
+    init(from decoder: any Decoder) throws {
+        let header = try decoder.container(keyedBy: CodingKeys.self)
+            .nestedContainer(keyedBy: HeaderKeys.self, forKey: .header)
+        author = try header.decode(String.self, forKey: .author)
+        formatName = try header.nestedContainer(keyedBy: FormatKeys.self, forKey: .format)
+            .decode(String.self, forKey: .name)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        var header = container.nestedContainer(keyedBy: HeaderKeys.self, forKey: .header)
+        try header.encode(author, forKey: .author)
+        var format = header.nestedContainer(keyedBy: FormatKeys.self, forKey: .format)
+        try format.encode(formatName, forKey: .name)
+    }
+}
+
 /// Keeps its version in `_metadata`, an object it never writes itself.
 struct CoderFiledNote: VersionedCodable, Equatable {
     static let version: Int? = 2

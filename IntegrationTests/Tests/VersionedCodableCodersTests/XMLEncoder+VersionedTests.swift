@@ -53,6 +53,17 @@ struct XMLEncoderVersionedTests {
         #expect(try XMLDecoder().decode(versioned: CoderHandWrittenNote.self, from: xml) == note)
     }
 
+    @Test("The version merges two levels deep into elements the type writes by hand")
+    func mergeIntoDeepHandWrittenElements() throws {
+        let note = CoderDeepHandWrittenNote(author: "Ada", formatName: "memo")
+        let xml = try XMLEncoder().encode(versioned: note, withRootKey: "note")
+        let text = String(decoding: xml, as: UTF8.self)
+        #expect(text.components(separatedBy: "<header>").count == 2)
+        #expect(text.components(separatedBy: "<format>").count == 2)
+        #expect(text.contains("<version>7</version>"))
+        #expect(try XMLDecoder().decode(versioned: CoderDeepHandWrittenNote.self, from: xml) == note)
+    }
+
     @Test("With renamed keys a nested version path is renamed too and reads back")
     func renamedKeys() throws {
         let encoder = XMLEncoder()

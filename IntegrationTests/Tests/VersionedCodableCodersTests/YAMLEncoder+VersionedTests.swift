@@ -49,6 +49,17 @@ struct YAMLEncoderVersionedTests {
         #expect(try YAMLDecoder().decode(versioned: CoderHandWrittenNote.self, from: Data(yaml.utf8)) == note)
     }
 
+    @Test("The version merges two levels deep into objects the type writes by hand")
+    func mergeIntoDeepHandWrittenObjects() throws {
+        let note = CoderDeepHandWrittenNote(author: "Ada", formatName: "memo")
+        let yaml = try YAMLEncoder().encode(versioned: note)
+        let header = try #require(try Yams.compose(yaml: yaml)?.mapping?["header"]?.mapping)
+        #expect(header["author"]?.string == "Ada")
+        #expect(header["format"]?.mapping?["name"]?.string == "memo")
+        #expect(header["format"]?.mapping?["version"]?.int == 7)
+        #expect(try YAMLDecoder().decode(versioned: CoderDeepHandWrittenNote.self, from: Data(yaml.utf8)) == note)
+    }
+
     @Test("A type that writes its own version field gets the library's clash error, not a wrapped one")
     func clashIsReportedDirectly() {
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {

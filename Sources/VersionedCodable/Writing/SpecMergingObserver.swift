@@ -143,7 +143,9 @@ final class SpecMergingObserver: Encoder {
         if !heldOpen.isEmpty {
             let held = heldOpen
             heldOpen = []
-            for var held in held where held.object.hasContent && !isMerged(held.object) {
+            // Innermost first: an object opened inside another is written into its own
+            // container before the outer one could open it a second time.
+            for var held in held.reversed() where held.object.hasContent && !isMerged(held.object) {
                 markMerged(held.object)
                 try write(held.object, into: &held.container)
             }
