@@ -189,6 +189,41 @@ struct CoderHandWrittenNote: VersionedCodable, Equatable {
     }
 }
 
+/// Writes `_metadata` through a super encoder for that key, where its spec keeps the version.
+struct CoderSuperEncodedNote: VersionedCodable, Equatable {
+    static let version: Int? = 4
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = CoderMetadataVersionSpec
+
+    struct Metadata: Codable, Equatable {
+        var editor: String
+    }
+
+    var title: String
+    var metadata: Metadata
+
+    init(title: String, metadata: Metadata) {
+        self.title = title
+        self.metadata = metadata
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case title, _metadata
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        metadata = try Metadata(from: container.superDecoder(forKey: ._metadata))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try metadata.encode(to: container.superEncoder(forKey: ._metadata))
+    }
+}
+
 /// The version two objects deep, at `header.format.version`.
 struct CoderDeepVersionSpec: VersionPathSpec {
     static var keyPathToVersion: KeyPath<Self, Int?> { \Self.header.format.version }

@@ -53,6 +53,16 @@ struct XMLEncoderVersionedTests {
         #expect(try XMLDecoder().decode(versioned: CoderHandWrittenNote.self, from: xml) == note)
     }
 
+    @Test("The version merges into an element the type writes through a super encoder")
+    func mergeIntoSuperEncodedElement() throws {
+        let note = CoderSuperEncodedNote(title: "Draft", metadata: .init(editor: "Eve"))
+        let xml = try XMLEncoder().encode(versioned: note, withRootKey: "note")
+        let text = String(decoding: xml, as: UTF8.self)
+        #expect(text.components(separatedBy: "<_metadata>").count == 2)
+        #expect(text.contains("<version>4</version>"))
+        #expect(try XMLDecoder().decode(versioned: CoderSuperEncodedNote.self, from: xml) == note)
+    }
+
     @Test("The version merges two levels deep into elements the type writes by hand")
     func mergeIntoDeepHandWrittenElements() throws {
         let note = CoderDeepHandWrittenNote(author: "Ada", formatName: "memo")

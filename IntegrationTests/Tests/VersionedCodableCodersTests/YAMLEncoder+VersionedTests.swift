@@ -49,6 +49,16 @@ struct YAMLEncoderVersionedTests {
         #expect(try YAMLDecoder().decode(versioned: CoderHandWrittenNote.self, from: Data(yaml.utf8)) == note)
     }
 
+    @Test("The version merges into an object the type writes through a super encoder")
+    func mergeIntoSuperEncodedObject() throws {
+        let note = CoderSuperEncodedNote(title: "Draft", metadata: .init(editor: "Eve"))
+        let yaml = try YAMLEncoder().encode(versioned: note)
+        let metadata = try #require(try Yams.compose(yaml: yaml)?.mapping?["_metadata"]?.mapping)
+        #expect(metadata["editor"]?.string == "Eve")
+        #expect(metadata["version"]?.int == 4)
+        #expect(try YAMLDecoder().decode(versioned: CoderSuperEncodedNote.self, from: Data(yaml.utf8)) == note)
+    }
+
     @Test("The version merges two levels deep into objects the type writes by hand")
     func mergeIntoDeepHandWrittenObjects() throws {
         let note = CoderDeepHandWrittenNote(author: "Ada", formatName: "memo")

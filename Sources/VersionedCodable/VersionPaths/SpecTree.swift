@@ -19,7 +19,11 @@ struct SpecTree: @unchecked Sendable {
 }
 
 /// An object of a ``SpecTree``: its entries in the order the spec wrote them.
-struct SpecObject {
+///
+/// A class, so that the tree's types do not contain one another by value (which let the
+/// compiler report a circular reference, depending on how the module's files were batched),
+/// and so that passing an object around copies one reference.
+final class SpecObject {
     /// The position of this object in a depth-first walk of the tree.
     let index: Int
     let entries: [(key: String, node: SpecNode)]
@@ -28,6 +32,13 @@ struct SpecObject {
     let hasContent: Bool
     /// The keys from the root to this object, for error messages.
     let path: [String]
+
+    init(index: Int, entries: [(key: String, node: SpecNode)], hasContent: Bool, path: [String]) {
+        self.index = index
+        self.entries = entries
+        self.hasContent = hasContent
+        self.path = path
+    }
 
     @inline(__always)
     func entry(_ key: String) -> SpecNode? {

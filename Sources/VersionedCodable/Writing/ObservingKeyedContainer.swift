@@ -271,6 +271,10 @@ struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         case nil:
             return encoder
         case .object(let child)?:
+            // The spec's part is written through this same encoder when the value is done,
+            // rather than by opening the object again from the root (see
+            // ``RetypedKeyedContainer``).
+            observer.holdOpen(encoder, for: child)
             return ObservingEncoder(base: encoder, observer: observer, object: child)
         case .leaf?:
             // What a value writes through a super encoder at a single value of the spec is not

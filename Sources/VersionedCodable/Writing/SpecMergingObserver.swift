@@ -131,7 +131,13 @@ final class SpecMergingObserver: Encoder {
     /// Keeps `container`, which the value opened at `object`, to write the spec's part of that
     /// object into when the value is done.
     func holdOpen(_ container: KeyedEncodingContainer<PathKey>, for object: SpecObject) {
-        heldOpen.append(HeldObject(object: object, container: container))
+        heldOpen.append(HeldObject(object: object, place: .container(container)))
+    }
+
+    /// Keeps `encoder`, which the value was given for `object` (a super encoder), to write the
+    /// spec's part of that object through when the value is done.
+    func holdOpen(_ encoder: any Encoder, for object: SpecObject) {
+        heldOpen.append(HeldObject(object: object, place: .encoder(encoder)))
     }
 
     /// Writes what the spec writes in `object` and below into `encoder`, which stands at that
@@ -145,9 +151,15 @@ final class SpecMergingObserver: Encoder {
             heldOpen = []
             // Innermost first: an object opened inside another is written into its own
             // container before the outer one could open it a second time.
-            for var held in held.reversed() where held.object.hasContent && !isMerged(held.object) {
+            for held in held.reversed() where held.object.hasContent && !isMerged(held.object) {
                 markMerged(held.object)
-                try write(held.object, into: &held.container)
+                switch held.place {
+                case .container(var container):
+                    try write(held.object, into: &container)
+                case .encoder(let encoder):
+                    var container = encoder.container(keyedBy: PathKey.self)
+                    try write(held.object, into: &container)
+                }
             }
         }
         guard object.hasContent, !isMerged(object) else {
@@ -224,6 +236,11 @@ enum KeyNaming {
 
 /// An object of the spec that a value opened as a nested container, with that container.
 private struct HeldObject {
+    enum Place {
+        case container(KeyedEncodingContainer<PathKey>)
+        case encoder(any Encoder)
+    }
+
     let object: SpecObject
-    var container: KeyedEncodingContainer<PathKey>
+    let place: Place
 }
