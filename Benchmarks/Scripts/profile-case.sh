@@ -4,7 +4,7 @@
 #
 #     bash Scripts/profile-case.sh json-decode-200b versioned [BINARY]
 #
-# Sides are `plain`, `plain+version` and `versioned`. Run from the Benchmarks folder after
+# Sides are `plain`, `plain+version`, `versioned` and `1.2`. Run from the Benchmarks folder after
 # `swift build -c release --product instruction-gate`; BINARY defaults to that build's gate.
 set -euo pipefail
 case_name=$1

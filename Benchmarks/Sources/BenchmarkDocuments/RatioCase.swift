@@ -29,6 +29,9 @@ public struct RatioCase: Sendable {
     public let floorWithVersion: (@Sendable () throws -> Void)?
     /// The same operation with versioning.
     public let versioned: @Sendable () throws -> Void
+    /// The same operation done as VersionedCodable 1.2 did it (see `OneTwoMethod`), where 1.2
+    /// could do it: a reference for the reader, with no threshold of its own.
+    public var oneTwoMethod: (@Sendable () throws -> Void)? = nil
 }
 
 /// Thrown when a benchmarked operation returns something other than what it should.
@@ -97,6 +100,7 @@ extension RatioCase {
         let plainDecoder = JSONDecoder()
         let withVersionDecoder = JSONDecoder()
         let versionedDecoder = JSONDecoder()
+        let oneTwoDecoder = JSONDecoder()
         let expectedReads = Article.sample.reads
         return RatioCase(
             name: "json-decode-2kb",
@@ -116,6 +120,12 @@ extension RatioCase {
             versioned: {
                 let article = try versionedDecoder.decode(versioned: Article.self, from: data)
                 try expect(article.reads == expectedReads, "versioned article")
+            },
+            oneTwoMethod: {
+                let article = try OneTwoMethod.decode(Article.self, from: data) {
+                    try oneTwoDecoder.decode($0, from: $1)
+                }
+                try expect(article.reads == expectedReads, "1.2's article")
             }
         )
     }()
@@ -125,6 +135,7 @@ extension RatioCase {
         let plainDecoder = JSONDecoder()
         let withVersionDecoder = JSONDecoder()
         let versionedDecoder = JSONDecoder()
+        let oneTwoDecoder = JSONDecoder()
         return RatioCase(
             name: "json-decode-200b",
             title: "JSON decode, current, 200 B (\(data.count) B)",
@@ -143,6 +154,10 @@ extension RatioCase {
             versioned: {
                 let note = try versionedDecoder.decode(versioned: Note.self, from: data)
                 try expect(note.id == 7_301, "versioned note")
+            },
+            oneTwoMethod: {
+                let note = try OneTwoMethod.decode(Note.self, from: data) { try oneTwoDecoder.decode($0, from: $1) }
+                try expect(note.id == 7_301, "1.2's note")
             }
         )
     }()
@@ -156,6 +171,7 @@ extension RatioCase {
         let plainDecoder = PropertyListDecoder()
         let withVersionDecoder = PropertyListDecoder()
         let versionedDecoder = PropertyListDecoder()
+        let oneTwoDecoder = PropertyListDecoder()
         let kind = isBinary ? "binary" : "xml"
         return RatioCase(
             name: "plist-\(kind)-decode-200b",
@@ -175,6 +191,10 @@ extension RatioCase {
             versioned: {
                 let note = try versionedDecoder.decode(versioned: Note.self, from: data)
                 try expect(note.id == 7_301, "versioned \(kind) note")
+            },
+            oneTwoMethod: {
+                let note = try OneTwoMethod.decode(Note.self, from: data) { try oneTwoDecoder.decode($0, from: $1) }
+                try expect(note.id == 7_301, "1.2's \(kind) note")
             }
         )
     }
@@ -186,6 +206,7 @@ extension RatioCase {
         let plainEncoder = JSONEncoder()
         let withVersionEncoder = JSONEncoder()
         let versionedEncoder = JSONEncoder()
+        let oneTwoEncoder = JSONEncoder()
         let minimumSize = BenchmarkDocuments.articleJSON.count - 16
         return RatioCase(
             name: "json-encode-2kb",
@@ -205,6 +226,10 @@ extension RatioCase {
             versioned: {
                 let data = try versionedEncoder.encode(versioned: versionedValue)
                 try expect(data.count >= minimumSize, "versioned article encode")
+            },
+            oneTwoMethod: {
+                let data = try OneTwoMethod.encode(versionedValue) { try oneTwoEncoder.encode($0) }
+                try expect(data.count >= minimumSize, "1.2's article encode")
             }
         )
     }()
@@ -216,6 +241,7 @@ extension RatioCase {
         let plainEncoder = JSONEncoder()
         let withVersionEncoder = JSONEncoder()
         let versionedEncoder = JSONEncoder()
+        let oneTwoEncoder = JSONEncoder()
         let minimumSize = BenchmarkDocuments.noteJSON.count - 16
         return RatioCase(
             name: "json-encode-200b",
@@ -235,6 +261,10 @@ extension RatioCase {
             versioned: {
                 let data = try versionedEncoder.encode(versioned: versionedValue)
                 try expect(data.count >= minimumSize, "versioned note encode")
+            },
+            oneTwoMethod: {
+                let data = try OneTwoMethod.encode(versionedValue) { try oneTwoEncoder.encode($0) }
+                try expect(data.count >= minimumSize, "1.2's note encode")
             }
         )
     }()
@@ -244,6 +274,7 @@ extension RatioCase {
         let plainDecoder = JSONDecoder()
         let withVersionDecoder = JSONDecoder()
         let versionedDecoder = JSONDecoder()
+        let oneTwoDecoder = JSONDecoder()
         let steps = counterChainSteps
         return RatioCase(
             name: "chain-\(steps)-steps",
@@ -263,6 +294,12 @@ extension RatioCase {
             versioned: {
                 let counter = try versionedDecoder.decode(versioned: CounterChainNewest.self, from: data)
                 try expect(counter.count == 17 + steps, "migrated counter")
+            },
+            oneTwoMethod: {
+                let counter = try OneTwoMethod.decode(CounterChainNewest.self, from: data) {
+                    try oneTwoDecoder.decode($0, from: $1)
+                }
+                try expect(counter.count == 17 + steps, "1.2's migrated counter")
             }
         )
     }()

@@ -48,7 +48,9 @@ struct Thresholds: Codable {
     var rows: [String: RowThreshold]
 }
 
-let sides = ["plain", "plain+version", "versioned"]
+/// The operations counted per row. "1.2" is VersionedCodable 1.2's method rebuilt on this
+/// package (`OneTwoMethod`), printed for comparison and never judged.
+let sides = ["plain", "plain+version", "versioned", "1.2"]
 
 /// Operations counted per side: enough to spread what a first call costs, few enough for
 /// Callgrind to be quick. The large document's operations are long already.
@@ -60,6 +62,7 @@ func operation(_ ratioCase: RatioCase, side: String) -> (@Sendable () throws -> 
     switch side {
     case "plain": return ratioCase.floor
     case "plain+version": return ratioCase.floorWithVersion
+    case "1.2": return ratioCase.oneTwoMethod
     default: return ratioCase.versioned
     }
 }
@@ -193,9 +196,9 @@ print("Instruction gate: instructions and allocations per operation, versioned a
 print("")
 print(
     "| case | floor | instructions plain / floor → versioned | vs plain | vs floor (max) "
-        + "| extra mallocs (max) | passes |"
+        + "| extra mallocs (max) | passes | 1.2's method vs plain |"
 )
-print("|---|---|---|---|---|---|---|")
+print("|---|---|---|---|---|---|---|---|")
 var recorded: [String: RowThreshold] = [:]
 var passed = true
 for ratioCase in RatioCase.all(itemCount: itemCount) {
@@ -208,6 +211,7 @@ for ratioCase in RatioCase.all(itemCount: itemCount) {
     }
     let ratio = versionedCount / floorCount
     let plainCount = instructions[ratioCase.name]?["plain"] ?? .nan
+    let oneTwoRatio = instructions[ratioCase.name]?["1.2"].map { format($0 / plainCount, 4) } ?? "—"
     let mallocCount = operationCount(of: ratioCase) * 5
     let extraMallocs =
         try mallocsPerOperation(ratioCase.versioned, count: mallocCount)
@@ -233,7 +237,7 @@ for ratioCase in RatioCase.all(itemCount: itemCount) {
             + "| \(format(plainCount, 0)) / \(format(floorCount, 0)) → \(format(versionedCount, 0)) "
             + "| \(format(versionedCount / plainCount, 4)) | \(format(ratio, 4)) (\(format(threshold.maximumInstructionRatio, 4))) "
             + "| \(format(extraMallocs, 1)) (\(format(threshold.maximumExtraMallocs, 1))) "
-            + "| \(passes ? "yes" : "NO: regressed") |"
+            + "| \(passes ? "yes" : "NO: regressed") | \(oneTwoRatio) |"
     )
 }
 print("")
