@@ -23,12 +23,10 @@ for url in documents {
         let outcome = read.wasMigrated ? "migrated to v4" : "current"
         rows.append((url.lastPathComponent, stored, "\(outcome): \"\(poem.title)\" by \(poem.author.name)"))
     } catch {
-        // A document too new to read still says which version wrote it.
-        var stored = "?"
-        if case VersionedDecodingError.documentVersionTooNew(let found, _) = error {
-            stored = "v\(found)"
-        }
-        rows.append((url.lastPathComponent, stored, "error: \(error)"))
+        // A document that cannot be read as a Poem still says which version wrote it, unless
+        // the version itself cannot be read.
+        let stored = (try? decoder.storedVersion(of: Poem.self, from: data)).map { $0.map { "v\($0)" } ?? "none" }
+        rows.append((url.lastPathComponent, stored ?? "?", "error: \(error)"))
     }
 }
 // end snippet

@@ -56,4 +56,37 @@ extension PropertyListDecoder {
         try PropertyListInputCheck.check(data)
         return try decode(Versioned<ExpectedType>.self, from: data)
     }
+
+    /// Reads the version a document is stored with, without decoding the document.
+    ///
+    /// The version is found as ``decode(versioned:from:)`` finds it, through `expectedType`'s
+    /// ``VersionedCodable/VersionSpec`` and the decoder's key strategy. Use it to say which
+    /// version a document has when decoding it threw
+    /// ``VersionedDecodingError/unsupportedVersion(tried:)``, whose payload names only the
+    /// oldest type of the chain.
+    ///
+    /// <!-- snippet: property-list-stored-version -->
+    /// ```swift
+    /// do {
+    ///     poem = try PropertyListDecoder().decode(versioned: Poem.self, from: data)
+    /// } catch VersionedDecodingError.unsupportedVersion {
+    ///     let stored = try PropertyListDecoder().storedVersion(of: Poem.self, from: data)
+    ///     log("Poem has no version \(stored.map { String($0) } ?? "(none)")")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - expectedType: The current version of the type, whose spec says where the version is.
+    ///   - data: The encoded document.
+    /// - Returns: The stored version, or `nil` when the document has none (a document written
+    ///   before versioning was adopted). The version need not be one the chain supports.
+    /// - Throws: `DecodingError` when the data is malformed or the version is not an integer.
+    ///   An XML property list is checked as ``decode(versioned:from:)`` checks it.
+    public func storedVersion<ExpectedType: VersionedCodable>(
+        of expectedType: ExpectedType.Type,
+        from data: Data
+    ) throws -> Int? {
+        try PropertyListInputCheck.check(data)
+        return try decode(StoredVersionReader<ExpectedType>.self, from: data).version
+    }
 }

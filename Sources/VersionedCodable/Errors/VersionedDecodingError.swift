@@ -33,6 +33,10 @@ public enum VersionedDecodingError: Error, @unchecked Sendable {
 
     /// No type in the chain has the document's version. `tried` is the oldest type that was
     /// tried: the one whose `PreviousVersion` is ``NothingEarlier``.
+    ///
+    /// The case keeps 1.2's shape, so it does not carry the document's version; read it with
+    /// `storedVersion(of:from:)` on the decoder. Inside a larger document the part's error is a
+    /// `DecodingError` that names the stored version and the coding path.
     case unsupportedVersion(tried: any VersionedCodable.Type)
 
     /// The document was written by a newer version of the type than any this program knows.
