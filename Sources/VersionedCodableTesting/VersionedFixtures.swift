@@ -187,14 +187,12 @@ public struct VersionedFixtures<Value: VersionedCodable>: Sendable {
     /// document does not decode; `nil` inside the result when the version is missing.
     func storedVersion(of fixture: VersionedFixture) throws -> Int? {
         let data = try fixture.data()
-        let spec: Value.VersionSpec
         switch fixture.format {
         case .json:
-            spec = try jsonDecoder.decode(Value.VersionSpec.self, from: data)
+            return try jsonDecoder.storedVersion(of: Value.self, from: data)
         case .xmlPropertyList, .binaryPropertyList:
-            spec = try propertyListDecoder.decode(Value.VersionSpec.self, from: data)
+            return try propertyListDecoder.storedVersion(of: Value.self, from: data)
         }
-        return spec[keyPath: Value.VersionSpec.keyPathToVersion]
     }
 
     /// Where a fixture should be, for messages: in the source tree when it is known, since

@@ -129,6 +129,9 @@ final class RootLayout: Sendable {
 
     @usableFromInline
     static let defaultSpec = RootLayout(versionKeyAtRoot: "version", versionParent: nil)
+
+    /// The document as it is, hiding nothing: the layout a custom spec reads the version with.
+    static let asWritten = RootLayout(versionKeyAtRoot: nil, versionParent: nil)
 }
 
 /// A view of the shared root container under the key type a `Decodable` type asked for.

@@ -11,14 +11,23 @@ extension VersionedCodable {
     static func readCustomSpecVersion(from decoder: SharedRootDecoder) throws -> Int? {
         let chain = VersionChain(for: Self.self)
         let paths = VersionPath.paths(for: VersionSpec.self, versions: chain.versions)
-        decoder.layout = rootLayouts.value(for: Self.self) { RootLayout(paths: paths) }
-        if let version = try readVersion(VersionSpec.self, from: decoder, paths: paths) {
+        // The specs read the document as it is: the views that hide the version from the
+        // type's own dictionaries and optional parents take the layout only once the version
+        // is read, or a spec's optional parent (`_metadata: Metadata?`) would read as nil.
+        decoder.layout = .asWritten
+        defer { decoder.layout = rootLayouts.value(for: Self.self) { RootLayout(paths: paths) } }
+        if let version = try readVersion(VersionSpec.self, from: decoder, paths: paths, versions: chain.versions) {
             return version
         }
         // Nothing found: the keys may have been converted by the decoder's key strategy, or the
         // document may have been written by an older version that kept it elsewhere.
         if paths.contains(where: { $0.contains(where: KeyConvertingDecoder.isSnakeCase) }),
-            let version = try? readVersion(VersionSpec.self, from: KeyConvertingDecoder(base: decoder), paths: paths)
+            let version = try? readVersion(
+                VersionSpec.self,
+                from: KeyConvertingDecoder(base: decoder),
+                paths: paths,
+                versions: chain.versions
+            )
         {
             return version
         }
@@ -33,10 +42,17 @@ extension VersionedCodable {
     private static func readVersion<Spec: VersionPathSpec>(
         _ spec: Spec.Type,
         from decoder: any Decoder,
-        paths: [[String]]
+        paths: [[String]],
+        versions: [Int?]
     ) throws -> Int? {
         do {
-            return try Spec(from: decoder)[keyPath: Spec.keyPathToVersion]
+            let spec = try Spec(from: decoder)
+            // A key path through a subscript or a force unwrap could trap on what the document
+            // holds; a spec that lacks what such a key path reads has no version.
+            guard VersionKeyPathGuard.canApply(to: spec, versionPaths: paths, versions: versions) else {
+                return nil
+            }
+            return spec[keyPath: Spec.keyPathToVersion]
         } catch let error as DecodingError where error.isMissingPart(ofAnyOf: paths) {
             return nil
         }
@@ -48,7 +64,7 @@ extension VersionedCodable {
         versions: [Int?]
     ) -> Int? {
         let paths = VersionPath.paths(for: spec, versions: versions)
-        return (try? readVersion(spec, from: decoder, paths: paths)) ?? nil
+        return (try? readVersion(spec, from: decoder, paths: paths, versions: versions)) ?? nil
     }
 }
 
