@@ -29,6 +29,13 @@
 ///
 /// The spec must write the version as an integer in nested keyed containers (as a synthesized
 /// `Codable` conformance does); then encoding can merge it and detect clashes.
+///
+/// The parent object may be optional (`var _metadata: Metadata?` with
+/// `\Self._metadata?.version`): a document without it has no version. A key path that could
+/// trap on a document's data, through a force unwrap (`\Self._metadata!.version`) or an array
+/// subscript (`\Self.headers[0].version`), is applied only to a decoded spec that has every
+/// array element and version place the spec writes itself; a document that lacks one has no
+/// version, and the process is never stopped by it.
 public protocol VersionPathSpec: Codable {
     /// The key path from the spec to the version number.
     ///
