@@ -91,6 +91,50 @@ struct VersionChainTests {
     }
     // end snippet
 
+    /// A spec that never writes the version it is given.
+    struct ForgetfulSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.formatVersion }
+        var formatVersion: Int?
+        init(withVersion version: Int?) { formatVersion = nil }
+    }
+
+    struct ForgetfulNoteV1: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var text: String
+    }
+
+    struct ForgetfulNote: VersionedCodable {
+        static let version: Int? = 2
+        typealias PreviousVersion = ForgetfulNoteV1
+        typealias VersionSpec = ForgetfulSpec
+        var text: String
+        init(from old: ForgetfulNoteV1) throws { text = old.text }
+    }
+
+    @Test("A spec whose version does not read back is reported by validateVersionChain, naming the type")
+    func versionThatDoesNotReadBack() throws {
+        let error = #expect(throws: VersionedDecodingError.self) { try ForgetfulNote.validateVersionChain() }
+        guard case .invalidVersionChain(let problem)? = error else {
+            Issue.record("expected invalidVersionChain, got \(String(describing: error))")
+            return
+        }
+        #expect(problem == .versionNotReadBack(ForgetfulNote.self, readAs: nil))
+        #expect("\(problem)".contains("ForgetfulNote writes version 2 through ForgetfulSpec"))
+        // Decoding does not pay for the check: the chain itself is sound.
+        #expect(VersionChain(for: ForgetfulNote.self).problem == nil)
+    }
+
+    @Test("Chains whose specs read back validate, a chain whose version moved between specs included")
+    func chainsThatReadBack() throws {
+        try VersionPlacementTests.Moved.validateVersionChain()
+        try ForgetfulNoteV1.validateVersionChain()
+        try UnwrappedNote.validateVersionChain()
+        try ArrayHeaderNote.validateVersionChain()
+        try ComputedVersionNote.validateVersionChain()
+        try OptionalParentNote.validateVersionChain()
+    }
+
     @Test("The chain lists types and versions newest first")
     func listsChain() {
         let chain = VersionChain(for: Poem.self)

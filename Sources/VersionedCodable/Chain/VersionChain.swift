@@ -101,11 +101,12 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     /// The oldest type: the one whose `PreviousVersion` is ``NothingEarlier``.
     public var oldest: any VersionedCodable.Type { types.last ?? NothingEarlier.self }
 
-    /// Throws if the chain is not sound.
+    /// Throws if the chain is not sound, or if a version that a type's spec writes does not
+    /// read back as that version.
     ///
     /// - Throws: ``VersionedDecodingError/invalidVersionChain(_:)`` describing the problem.
     public func validate() throws {
-        if let problem {
+        if let problem = problem ?? versionNotReadBack() {
             throw VersionedDecodingError.invalidVersionChain(problem)
         }
     }
@@ -168,6 +169,13 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
     /// to it. `chain` lists the types up to the repeat.
     case typeAppearsTwice(any VersionedCodable.Type, chain: [any VersionedCodable.Type])
 
+    /// What a type's spec writes for the type's version does not read back as that version
+    /// through the chain's newest type, so the library would write documents of that type that
+    /// it cannot read. `readAs` is the version read instead (`nil` for none, or when reading
+    /// threw). The spec's ``VersionPathSpec/keyPathToVersion`` must lead to the value its
+    /// ``VersionPathSpec/init(withVersion:)`` sets.
+    case versionNotReadBack(any VersionedCodable.Type, readAs: Int?)
+
     /// A sentence that names the types involved.
     public var description: String {
         switch self {
@@ -179,6 +187,10 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
             let names = (chain.map { "\($0)" } + ["\(type)"]).joined(separator: " → ")
             return "\(type) appears twice in its version chain (\(names)); "
                 + "PreviousVersion must lead to NothingEarlier."
+        case .versionNotReadBack(let type, let read):
+            return "\(type) writes version \(describeVersion(type.version)) through \(type.versionSpecType), "
+                + "but a document holding it reads back as version \(describeVersion(read)); "
+                + "keyPathToVersion must lead to the value init(withVersion:) sets."
         }
     }
 
@@ -189,6 +201,8 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
             return v1 == v2 && t1.elementsEqual(t2, by: ==)
         case (.typeAppearsTwice(let t1, let c1), .typeAppearsTwice(let t2, let c2)):
             return t1 == t2 && c1.elementsEqual(c2, by: ==)
+        case (.versionNotReadBack(let t1, let r1), .versionNotReadBack(let t2, let r2)):
+            return t1 == t2 && r1 == r2
         default:
             return false
         }
@@ -196,11 +210,16 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
 }
 
 extension VersionedCodable {
-    /// Throws if this type's version chain repeats a version or a type.
+    /// Throws if this type's version chain repeats a version or a type, or if a version one of
+    /// its types writes does not read back as that version.
     ///
-    /// Call it from a unit test for each of your versioned types. Decoding performs the same
-    /// check, so a bad chain never decodes silently wrong, but a test finds it before a
-    /// document does.
+    /// Call it from a unit test for each of your versioned types. Decoding performs the first
+    /// two checks, so a bad chain never decodes silently wrong, but a test finds it before a
+    /// document does. The third writes each type's spec with the type's version, as JSON, and
+    /// reads the version back through this type, as a versioned decode would: a custom spec
+    /// whose ``VersionPathSpec/keyPathToVersion`` does not lead to what its
+    /// ``VersionPathSpec/init(withVersion:)`` sets would otherwise write documents that read
+    /// as another version.
     ///
     /// - Throws: ``VersionedDecodingError/invalidVersionChain(_:)`` naming the types involved.
     public static func validateVersionChain() throws {
