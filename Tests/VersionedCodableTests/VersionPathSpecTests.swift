@@ -391,8 +391,14 @@ struct VersionPathSpecTests {
     @Test("Clash detection also holds for versioned values nested in a document")
     func nestedVersionedClash() throws {
         struct Holder: Encodable { var inner: Versioned<ClashAtRoot> }
-        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+        let error = #expect(throws: EncodingError.self) {
             try JSONEncoder().encode(Holder(inner: Versioned(ClashAtRoot(version: "1", name: "n"))))
         }
+        guard case .invalidValue(_, let context)? = error else {
+            Issue.record("expected invalidValue, got \(String(describing: error))")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["inner"])
+        #expect(context.underlyingError as? VersionedEncodingError == .typeHasClashingVersionField)
     }
 }

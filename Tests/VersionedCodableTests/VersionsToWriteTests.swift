@@ -119,9 +119,16 @@ struct VersionsToWriteTests {
     func unknownVersionIsRefused() throws {
         let encoder = JSONEncoder()
         encoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(Part.self, asVersion: 7)
-        #expect(throws: VersionedEncodingError.self) {
+        let error = #expect(throws: EncodingError.self) {
             try encoder.encode(versioned: Self.shelf)
         }
+        guard case .invalidValue(_, let context)? = error else {
+            Issue.record("expected invalidValue, got \(String(describing: error))")
+            return
+        }
+        #expect(context.debugDescription.hasPrefix("Part at parts[0] cannot be written as version 7"))
+        let underlying = context.underlyingError as? VersionedEncodingError
+        #expect(underlying == .versionNotInChain(7, chain: VersionChain(for: Part.self)))
         #expect(VersionsToWrite().writing(Part.self, asVersion: nil).version(for: Part.self) == .some(nil))
         #expect(VersionsToWrite().version(for: Part.self) == nil)
     }

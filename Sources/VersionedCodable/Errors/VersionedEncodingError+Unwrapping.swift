@@ -12,10 +12,21 @@ extension VersionedEncodingError {
     }
 
     static func unwrapped(from error: any Error) -> any Error {
-        if case EncodingError.invalidValue(_, let context) = error,
-            let versioningError = context.underlyingError as? VersionedEncodingError
-        {
+        // The coder's wrapper is about the top-level value; an error with a coding path is a
+        // versioned part's own, which already says where it is.
+        guard case EncodingError.invalidValue(_, let context) = error, context.codingPath.isEmpty else {
+            return error
+        }
+        if let versioningError = context.underlyingError as? VersionedEncodingError {
             return versioningError
+        }
+        // A versioned part inside the document that could not be written: its own error names
+        // the part and the field, and the coder's wrapper around it adds nothing.
+        if let partError = context.underlyingError as? EncodingError,
+            case EncodingError.invalidValue(_, let partContext) = partError,
+            partContext.underlyingError is VersionedEncodingError
+        {
+            return partError
         }
         return error
     }

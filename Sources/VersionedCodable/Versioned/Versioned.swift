@@ -94,6 +94,12 @@ extension Versioned: Encodable {
     /// - Parameter encoder: The encoder to write to.
     /// - Throws: ``VersionedEncodingError`` when the value itself writes something where the
     ///   version goes, and whatever the value's own encoding throws.
+    ///
+    /// A part inside a document that cannot be written throws `EncodingError.invalidValue` with
+    /// the part's coding path (`items[3]`), its type and the field that clashes with the
+    /// version (or the version it could not be written as); the ``VersionedEncodingError`` is
+    /// its `underlyingError`. The root of a document throws the ``VersionedEncodingError``
+    /// itself, as VersionedCodable 1.2 did.
     public func encode(to encoder: any Encoder) throws {
         try wrappedValue.encodeVersioned(to: encoder)
     }

@@ -193,15 +193,46 @@ final class SpecMergingObserver: Encoder {
         }
     }
 
-    func throwIfBlocked() throws {
+    /// Throws what the observer found, if anything.
+    ///
+    /// At the root of a document the error is 1.2's case itself, so that `catch` clauses keep
+    /// matching. A versioned part inside a document gets an `EncodingError.invalidValue` that
+    /// names the part's type, its coding path and the field, with the versioning error as its
+    /// `underlyingError` (its path, for a place that is not an object, from the document's root).
+    func throwIfBlocked<Value: VersionedCodable>(writing value: Value) throws {
+        if case .clear = finding {
+            return
+        }
+        let partPath = base.codingPath
+        let error: VersionedEncodingError
+        let description: String
+        let part = "\(Value.self) at \(describePath(partPath))"
         switch finding {
         case .clear:
             return
-        case .clash:
-            throw VersionedEncodingError.typeHasClashingVersionField
+        case .clash(let path):
+            error = .typeHasClashingVersionField
+            description =
+                "\(part) writes its own value at \(describeField(path)), where its VersionPathSpec "
+                + "(\(Value.VersionSpec.self)) puts the version. Rename that field or choose another version "
+                + "path; the version is never overwritten silently."
         case .notAnObject(let path):
-            throw VersionedEncodingError.versionLocationNotAnObject(codingPath: path)
+            error = .versionLocationNotAnObject(codingPath: partPath.map(\.stringValue) + path)
+            description =
+                "\(part) writes something other than a keyed object at \(describeField(path)), where the "
+                + "path of its VersionPathSpec (\(Value.VersionSpec.self)) needs an object."
         }
+        guard !partPath.isEmpty else {
+            throw error
+        }
+        throw EncodingError.invalidValue(
+            value,
+            EncodingError.Context(codingPath: partPath, debugDescription: description, underlyingError: error)
+        )
+    }
+
+    private func describeField(_ path: [String]) -> String {
+        path.isEmpty ? "its root" : "`\(path.joined(separator: "."))`"
     }
 }
 

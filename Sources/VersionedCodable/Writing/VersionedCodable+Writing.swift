@@ -12,10 +12,25 @@ extension VersionedCodable {
                 StackSpace.leaveOutermost()
             }
         }
-        if let requested = VersionsToWrite.requested(for: Self.self, in: encoder.userInfo), requested != Self.version {
-            return try encodeVersioned(asVersion: requested, to: encoder)
+        guard let requested = VersionsToWrite.requested(for: Self.self, in: encoder.userInfo), requested != Self.version
+        else {
+            return try Self.write(self, asVersion: Self.version, to: encoder)
         }
-        try Self.write(self, asVersion: Self.version, to: encoder)
+        do {
+            try encodeVersioned(asVersion: requested, to: encoder)
+        } catch let error as VersionedEncodingError where !encoder.codingPath.isEmpty {
+            // A part inside a document that cannot be written as the version asked for: say
+            // which part, as a clash inside a document does.
+            throw EncodingError.invalidValue(
+                self,
+                EncodingError.Context(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "\(Self.self) at \(describePath(encoder.codingPath)) cannot be written as "
+                        + "version \(describeVersion(requested)): \(error)",
+                    underlyingError: error
+                )
+            )
+        }
     }
 
     /// Walks down the chain with ``downgraded()`` until it reaches the type with `version`,
@@ -50,7 +65,7 @@ extension VersionedCodable {
         )
         let observer = SpecMergingObserver(tree: tree, base: encoder)
         try value.encode(to: observer)
-        try observer.throwIfBlocked()
+        try observer.throwIfBlocked(writing: value)
         // Whatever the spec writes that was not merged where the type wrote it: open its
         // objects from the root, which merges into what the type wrote there.
         try observer.writeRemaining(into: encoder, at: tree.root)

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import VersionedCodable
+
+/// A part whose own `version` field is a string, where the default spec writes the version.
+private struct ClashingPart: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var version: String
+}
+
+/// A part whose root is an array, where the default spec needs an object.
+private struct ArrayPart: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var items: [Int]
+
+    init(items: [Int]) {
+        self.items = items
+    }
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        var items: [Int] = []
+        while !container.isAtEnd {
+            items.append(try container.decode(Int.self))
+        }
+        self.items = items
+    }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for item in items {
+            try container.encode(item)
+        }
+    }
+}
+
+private struct PartV1: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var name: String
+}
+
+/// A part with no downgrade to version 1.
+private struct Part: VersionedCodable {
+    static let version: Int? = 2
+    typealias PreviousVersion = PartV1
+    var name: String
+    init(name: String) { self.name = name }
+    init(from old: PartV1) throws { name = old.name }
+}
+
+private struct Shelf<Item: VersionedCodable>: Codable {
+    var title = "shelf"
+    var items: [Versioned<Item>]
+}
+
+private struct VersionedShelf: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var items: [Versioned<ClashingPart>]
+}
+
+@Suite("Errors of versioned parts that cannot be written say which part and which field")
+struct NestedEncodingErrorTests {
+    /// The part error inside whatever the coder wrapped around it.
+    private func partError(_ error: (any Error)?) -> (path: String, description: String, underlying: (any Error)?)? {
+        guard case EncodingError.invalidValue(_, let context)? = error as? EncodingError else {
+            return nil
+        }
+        if let inner = context.underlyingError as? EncodingError {
+            return partError(inner)
+        }
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return (path, context.debugDescription, context.underlyingError)
+    }
+
+    @Test("A clash in the second element names the type, the element's path and the field, with every coder")
+    func clashInArray() throws {
+        let shelf = Shelf(items: [Versioned(ClashingPart(version: "a")), Versioned(ClashingPart(version: "b"))])
+        let json = #expect(throws: EncodingError.self) { try JSONEncoder().encode(shelf) }
+        let plist = #expect(throws: EncodingError.self) { try PropertyListEncoder().encode(shelf) }
+        for error in [json, plist] {
+            let part = try #require(partError(error))
+            #expect(part.path == ".items[0]")
+            #expect(part.description.contains("ClashingPart at items[0] writes its own value at `version`"))
+            let underlying = try #require(part.underlying as? VersionedEncodingError)
+            #expect(underlying == .typeHasClashingVersionField)
+        }
+    }
+
+    @Test("Inside encode(versioned:) the part's error comes out of the coder's wrapper")
+    func clashInsideVersionedRoot() throws {
+        let shelf = VersionedShelf(items: [Versioned(ClashingPart(version: "a"))])
+        for encode in [
+            { try JSONEncoder().encode(versioned: shelf) },
+            { try PropertyListEncoder().encode(versioned: shelf) },
+        ] as [() throws -> Data] {
+            let error = #expect(throws: EncodingError.self) { try encode() }
+            guard case .invalidValue(_, let context)? = error else {
+                Issue.record("expected invalidValue, got \(String(describing: error))")
+                continue
+            }
+            #expect(context.debugDescription.hasPrefix("ClashingPart at items[0] writes its own value"))
+        }
+    }
+
+    @Test("At the root of a document the clash is 1.2's error itself")
+    func clashAtRoot() {
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: ClashingPart(version: "a"))
+        }
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try PropertyListEncoder().encode(versioned: ClashingPart(version: "a"))
+        }
+    }
+
+    @Test("A part that is not an object names its place from the document's root")
+    func notAnObjectInArray() throws {
+        let error = #expect(throws: EncodingError.self) {
+            try JSONEncoder().encode(Shelf(items: [Versioned(ArrayPart(items: [1]))]))
+        }
+        let part = try #require(partError(error))
+        #expect(part.path == ".items[0]")
+        #expect(
+            part.description.contains("ArrayPart at items[0] writes something other than a keyed object at its root")
+        )
+        let underlying = try #require(part.underlying as? VersionedEncodingError)
+        #expect(underlying == .versionLocationNotAnObject(codingPath: ["items", "Index 0"]))
+        #expect(throws: VersionedEncodingError.versionLocationNotAnObject(codingPath: [])) {
+            try JSONEncoder().encode(versioned: ArrayPart(items: [1]))
+        }
+    }
+
+    @Test("A part that cannot be written as the version asked for names the part and the version")
+    func downgradeInArray() throws {
+        let encoder = JSONEncoder()
+        encoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(Part.self, asVersion: 1)
+        let error = #expect(throws: EncodingError.self) {
+            try encoder.encode(Shelf(items: [Versioned(Part(name: "a"))]))
+        }
+        let part = try #require(partError(error))
+        #expect(part.path == ".items[0]")
+        #expect(part.description.hasPrefix("Part at items[0] cannot be written as version 1: Part cannot be written"))
+        let underlying = try #require(part.underlying as? VersionedEncodingError)
+        #expect(underlying == .noDowngrade(from: Part.self))
+    }
+}
