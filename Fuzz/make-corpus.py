@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus in Corpus/: a document of every version of the fuzz target's two
+"""Writes the seed corpus in Corpus/: a document of every version of the fuzz target's four
 types in JSON, XML property list and binary property list, XML property lists in every
 encoding Foundation reads them in (and UTF-16 without the byte order mark it needs), XML
 with the markup whose end the versioned decode's depth check must find where Foundation
@@ -17,7 +17,9 @@ import plistlib
 
 CORPUS = pathlib.Path(__file__).resolve().parent / "Corpus"
 
-# The fields of each version of Article (version at the root) and TaggedNote (version in _meta).
+# The fields of each version of Article (version at the root), TaggedNote (version in _meta),
+# HeaderedNote (version in the first of its headers) and UnwrappedNote (version in an optional
+# _meta), with the shapes that HeaderedNote's and UnwrappedNote's key paths would trap on.
 DOCUMENTS = {
     "article-v0": {"title": "Ode", "words": ["to", "a", "nightingale"]},
     "article-v1": {"version": 1, "title": "Ode", "paragraphs": [["My", "heart"], []], "draft": True},
@@ -28,6 +30,11 @@ DOCUMENTS = {
     },
     "tagged-note-v1": {"_meta": {"version": 1}, "text": "first"},
     "tagged-note-v2": {"_meta": {"version": 2, "editor": "ed"}, "text": "second", "tags": ["x", "y"]},
+    "headered-note-v1": {"headers": [{"version": 1}], "text": "first"},
+    "headered-note-v2": {"headers": [{"version": 2}, {"version": 1}], "text": "second", "pages": 3},
+    "headered-note-empty": {"headers": [], "text": "none"},
+    "unwrapped-note-v0": {"text": "before"},
+    "unwrapped-note-v3": {"_meta": {"version": 3}, "text": "after", "title": "t"},
 }
 
 MALFORMED = {
@@ -43,6 +50,8 @@ MALFORMED = {
     "malformed-invalid-utf8.json": b'{"version":3,"title":"\xff\xfe"}',
     "malformed-truncated.plist": b'<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>version</key>',
     "malformed-openstep.plist": b'{ version = 3; title = Ode; }',
+    # Not malformed, but JSON only: property lists have no null.
+    "unwrapped-note-null.json": b'{"_meta":null,"text":"before"}',
 }
 
 

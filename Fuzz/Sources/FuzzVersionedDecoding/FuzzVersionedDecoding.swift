@@ -134,6 +134,80 @@ struct TaggedNote: VersionedCodable, Equatable {
     }
 }
 
+// MARK: - Chains whose key paths could trap on a document's data
+
+/// The version in the first element of an array: `\.headers[0].version` would trap on an
+/// empty `headers`.
+struct HeadersVersionSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<HeadersVersionSpec, Int?> { \.headers[0].version }
+
+    struct Header: Codable {
+        var version: Int?
+    }
+
+    var headers: [Header]
+
+    init(withVersion version: Int?) {
+        headers = [Header(version: version)]
+    }
+}
+
+struct HeaderedNoteV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = HeadersVersionSpec
+    var text: String
+}
+
+struct HeaderedNote: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = HeaderedNoteV1
+    typealias VersionSpec = HeadersVersionSpec
+    var text: String
+    var pages: Int
+
+    init(from old: HeaderedNoteV1) throws {
+        text = old.text
+        pages = 1
+    }
+}
+
+/// The version in an optional parent reached by a force unwrap: `\._meta!.version` would trap
+/// on a document without `_meta`.
+struct UnwrappingVersionSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<UnwrappingVersionSpec, Int?> { \._meta!.version }
+
+    struct Meta: Codable {
+        var version: Int?
+    }
+
+    var _meta: Meta?
+
+    init(withVersion version: Int?) {
+        _meta = Meta(version: version)
+    }
+}
+
+struct UnwrappedNoteV0: VersionedCodable, Equatable {
+    static let version: Int? = nil
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = UnwrappingVersionSpec
+    var text: String
+}
+
+struct UnwrappedNote: VersionedCodable, Equatable {
+    static let version: Int? = 3
+    typealias PreviousVersion = UnwrappedNoteV0
+    typealias VersionSpec = UnwrappingVersionSpec
+    var text: String
+    var title: String
+
+    init(from old: UnwrappedNoteV0) throws {
+        text = old.text
+        title = ""
+    }
+}
+
 // MARK: - The fuzzing entry point
 
 /// Decodes `data`; if that succeeds, the value must write and read back unchanged.
@@ -267,11 +341,15 @@ public func fuzzVersionedDecoding(_ start: UnsafeRawPointer?, _ count: Int) -> C
     let data = Data(bytes: start, count: count)
     checkJSON(Article.self, data)
     checkJSON(TaggedNote.self, data)
+    checkJSON(HeaderedNote.self, data)
+    checkJSON(UnwrappedNote.self, data)
     let reencoded = reencodedXML(data)
     onPropertyListStack {
         for document in [data, reencoded].compactMap({ $0 }) {
             checkPropertyList(Article.self, document)
             checkPropertyList(TaggedNote.self, document)
+            checkPropertyList(HeaderedNote.self, document)
+            checkPropertyList(UnwrappedNote.self, document)
         }
     }
     return 0
