@@ -57,6 +57,11 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         }
         self.types = types
         self.versions = types.map { $0.version }
+        var specs: [any VersionPathSpec.Type] = []
+        for type in types where !specs.contains(where: { $0 == type.versionSpecType }) {
+            specs.append(type.versionSpecType)
+        }
+        self.specs = specs
         self.problem = problem
         self.versionRange = VersionChain.range(of: versions)
     }
@@ -64,6 +69,9 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     /// The versions as a range, when they are every integer from the smallest to the largest
     /// once, and no `nil`: then finding a stored version in a long chain is one comparison.
     private let versionRange: ClosedRange<Int>?
+
+    /// The specs the chain's types keep their versions with, each once, newest first.
+    let specs: [any VersionPathSpec.Type]
 
     private static func range(of versions: [Int?]) -> ClosedRange<Int>? {
         let integers = versions.compactMap { $0 }

@@ -11,9 +11,9 @@
 internal final class SharedRootDecoder: Decoder {
     let base: any Decoder
     private var root: KeyedDecodingContainer<ForwardedKey>?
-    /// Where the spec keeps the version in the root object, for the views of it.
+    /// Where the spec keeps the version, for the views of the root.
     @usableFromInline
-    var layout = RootLayout.defaultSpec
+    var layout = VersionPlaces.defaultSpec
     /// The version read from the document, kept here so that the frame of the versioned
     /// decode that nested parts recurse through need not hold it twice.
     @usableFromInline
@@ -101,39 +101,6 @@ internal enum SharedRootKey {
 @usableFromInline
 internal typealias ForwardedKey = SharedRootKey.CodingKeys
 
-/// Where a spec keeps the version in the root object, as the views of the root need to know
-/// it. Immutable and shared: the default spec's is made once, a custom spec's once per type.
-@usableFromInline
-final class RootLayout: Sendable {
-    /// The key at the root where the spec keeps the version, left out of the keys a type
-    /// lists, so that a type that reads its root as a dictionary does not get the version as
-    /// an entry.
-    let versionKeyAtRoot: String?
-    /// The root key of an object that a custom spec keeps the version in, with the version's
-    /// key inside it: an object there holding nothing but the version is the spec's, and an
-    /// optional property of the type at that key reads it as absent.
-    let versionParent: (key: String, versionKey: String)?
-
-    init(versionKeyAtRoot: String?, versionParent: (key: String, versionKey: String)?) {
-        self.versionKeyAtRoot = versionKeyAtRoot
-        self.versionParent = versionParent
-    }
-
-    /// The layout of the spec whose version paths are `paths`.
-    convenience init(paths: [[String]]) {
-        self.init(
-            versionKeyAtRoot: paths.count == 1 && paths[0].count == 1 ? paths[0][0] : nil,
-            versionParent: paths.count == 1 && paths[0].count == 2 ? (paths[0][0], paths[0][1]) : nil
-        )
-    }
-
-    @usableFromInline
-    static let defaultSpec = RootLayout(versionKeyAtRoot: "version", versionParent: nil)
-
-    /// The document as it is, hiding nothing: the layout a custom spec reads the version with.
-    static let asWritten = RootLayout(versionKeyAtRoot: nil, versionParent: nil)
-}
-
 /// A view of the shared root container under the key type a `Decodable` type asked for.
 ///
 /// Errors that pass through it are given the type's own key back in place of the root's key,
@@ -143,15 +110,13 @@ final class RootLayout: Sendable {
 /// every field a type reads.
 struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let root: KeyedDecodingContainer<ForwardedKey>
-    let layout: RootLayout
-
-    private var versionParent: (key: String, versionKey: String)? { layout.versionParent }
+    let layout: VersionPlaces
 
     var codingPath: [any CodingKey] { root.codingPath }
 
     var allKeys: [Key] {
         root.allKeys.compactMap { key in
-            if key.stringValue == layout.versionKeyAtRoot {
+            if layout.keys.contains(key.stringValue) {
                 return nil
             }
             return key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)
@@ -222,23 +187,21 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // Nested values (versioned parts among them) recurse through this frame, so the rare
-        // case of a dictionary at the spec's parent object is decided out of line.
-        if versionParent != nil, hidesVersion(in: type, at: key.stringValue, parent: versionParent) {
-            return try decodeWithoutVersion(type, forKey: key, versionKey: versionParent!.versionKey)
+        // case of an object where the spec keeps a version is decided out of line.
+        if !layout.below.isEmpty, let below = places(below: key) {
+            do {
+                return try decodeHidingVersions(type, at: below, from: root, forKey: ForwardedKey(key))
+            } catch {
+                throw restoring(error, key)
+            }
         }
         do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
     }
 
-    /// Decodes a dictionary the type keeps where the spec keeps the version, without the
-    /// version as one of its entries.
-    private func decodeWithoutVersion<T: Decodable>(_ type: T.Type, forKey key: Key, versionKey: String) throws -> T {
-        do {
-            return try T(
-                from: VersionHidingDecoder(base: try root.superDecoder(forKey: ForwardedKey(key)), hidden: versionKey)
-            )
-        } catch {
-            throw restoring(error, key)
-        }
+    /// The places where the spec keeps a version inside the object at `key`, if any.
+    @inline(never)
+    private func places(below key: Key) -> VersionPlaces? {
+        layout.below[key.stringValue]
     }
 
     // The real container's own `decodeIfPresent` is forwarded rather than the protocol's
@@ -314,37 +277,31 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        if let versionParent, key.stringValue == versionParent.key, holdsOnlyTheVersion(key, versionParent.versionKey) {
-            // `{"_metadata": {"version": 2}}` is what the spec wrote for a type whose own
-            // `_metadata` was nil: reading it back gives nil again, not a half-empty object.
-            return nil
-        }
-        if let versionParent, T.self is any StringKeyedDecodableDictionary.Type, key.stringValue == versionParent.key {
-            guard try !decodeNil(forKey: key) else {
-                return nil
+        if !layout.below.isEmpty, let below = places(below: key) {
+            do {
+                return try decodeIfPresentHidingVersions(type, at: below, from: root, forKey: ForwardedKey(key))
+            } catch {
+                throw restoring(error, key)
             }
-            return try decodeWithoutVersion(type, forKey: key, versionKey: versionParent.versionKey)
         }
         do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
             throw restoring(error, key)
         }
     }
 
-    private func holdsOnlyTheVersion(_ key: Key, _ versionKey: String) -> Bool {
-        guard let object = try? root.nestedContainer(keyedBy: ForwardedKey.self, forKey: ForwardedKey(key)) else {
-            return false
-        }
-        let keys = object.allKeys
-        return keys.count == 1 && keys[0].stringValue == versionKey
-    }
-
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type,
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        do { return try root.nestedContainer(keyedBy: type, forKey: ForwardedKey(key)) } catch {
+        let nested: KeyedDecodingContainer<NestedKey>
+        do { nested = try root.nestedContainer(keyedBy: type, forKey: ForwardedKey(key)) } catch {
             throw restoring(error, key)
         }
+        guard !layout.below.isEmpty, let below = places(below: key) else {
+            return nested
+        }
+        // A type that opens the object by hand and lists its keys does not see the version.
+        return try VersionHidingDecoder.container(nested, at: below)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -358,22 +315,13 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        do { return try root.superDecoder(forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+        let decoder: any Decoder
+        do { decoder = try root.superDecoder(forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+        guard !layout.below.isEmpty, let below = places(below: key) else {
+            return decoder
+        }
+        return VersionHidingDecoder(base: decoder, places: below)
     }
-}
-
-/// Whether a `T` at `key` is a dictionary where the spec keeps the version, which must be
-/// decoded without the version as one of its entries.
-///
-/// A free function out of line rather than a method of the generic container: nested values
-/// recurse through the container's `decode`, whose frame stays small this way, and a method
-/// would make every call of `decode` look up the container's generic type first.
-@inline(never)
-private func hidesVersion<T>(in type: T.Type, at key: String, parent: (key: String, versionKey: String)?) -> Bool {
-    guard let parent else {
-        return false
-    }
-    return T.self is any StringKeyedDecodableDictionary.Type && key == parent.key
 }
 
 extension DecodingError {

@@ -23,8 +23,12 @@ struct SharedRootSingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try base.decode(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try base.decode(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self is any StringKeyedDecodableDictionary.Type, decoder.layout.versionKeyAtRoot != nil {
-            return try T(from: decoder)
+        if !decoder.layout.keys.isEmpty, let dictionary = T.self as? any DictionaryWithoutVersion.Type {
+            // A type whose root is a dictionary: read as a plain decode reads it, without the
+            // version's entries.
+            return try dictionary.decode(from: base, hiding: decoder.layout.keys) {
+                (try? decoder.sharedRoot().allKeys.map(\.stringValue)) ?? []
+            } as! T
         }
         return try base.decode(type)
     }

@@ -1,28 +1,77 @@
-/// A decoder that leaves one key out of the keys its objects list, so that a dictionary a
-/// type reads where the spec keeps the version does not get the version as an entry.
+/// A decoder for an object below the root that holds places where the spec keeps a version
+/// (`_metadata` under a `_metadata.version` spec, or `a` and `a.b` under `a.b.c.version`):
+/// the keys at those places are left out of what a dictionary, or a type that lists its keys,
+/// reads there.
 struct VersionHidingDecoder: Decoder {
     let base: any Decoder
-    let hidden: String
+    let places: VersionPlaces
 
     var codingPath: [any CodingKey] { base.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(VersionHidingContainer(base: try base.container(keyedBy: type), hidden: hidden))
+        KeyedDecodingContainer(VersionHidingContainer(base: try base.container(keyedBy: type), places: places))
+    }
+
+    /// `container`, an object that holds places where the spec keeps a version, as a container
+    /// that hides them.
+    static func container<Key: CodingKey>(
+        _ container: KeyedDecodingContainer<Key>,
+        at places: VersionPlaces
+    ) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(VersionHidingContainer(base: container, places: places))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { try base.singleValueContainer() }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        VersionHidingSingleValueContainer(base: try base.singleValueContainer(), decoder: base, places: places)
+    }
+}
+
+/// A single-value container at such an object: a dictionary read through it leaves out the
+/// version's entries.
+struct VersionHidingSingleValueContainer: SingleValueDecodingContainer {
+    let base: any SingleValueDecodingContainer
+    /// The decoder `base` came from, to read the object's keys as a keyed container reads them.
+    let decoder: any Decoder
+    let places: VersionPlaces
+
+    var codingPath: [any CodingKey] { base.codingPath }
+
+    func decodeNil() -> Bool { base.decodeNil() }
+    func decode(_ type: Bool.Type) throws -> Bool { try base.decode(type) }
+    func decode(_ type: String.Type) throws -> String { try base.decode(type) }
+    func decode(_ type: Double.Type) throws -> Double { try base.decode(type) }
+    func decode(_ type: Float.Type) throws -> Float { try base.decode(type) }
+    func decode(_ type: Int.Type) throws -> Int { try base.decode(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try base.decode(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try base.decode(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try base.decode(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try base.decode(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try base.decode(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try base.decode(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try base.decode(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try base.decode(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try base.decode(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if !places.keys.isEmpty, let dictionary = T.self as? any DictionaryWithoutVersion.Type {
+            return try dictionary.decode(from: base, hiding: places.keys) {
+                (try? decoder.container(keyedBy: PathKey.self).allKeys.map(\.stringValue)) ?? []
+            } as! T
+        }
+        return try base.decode(type)
+    }
 }
 
 private struct VersionHidingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let base: KeyedDecodingContainer<Key>
-    let hidden: String
+    let places: VersionPlaces
 
     var codingPath: [any CodingKey] { base.codingPath }
-    var allKeys: [Key] { base.allKeys.filter { $0.stringValue != hidden } }
+    var allKeys: [Key] { base.allKeys.filter { !places.keys.contains($0.stringValue) } }
 
-    func contains(_ key: Key) -> Bool { key.stringValue != hidden && base.contains(key) }
+    func contains(_ key: Key) -> Bool { base.contains(key) }
     func decodeNil(forKey key: Key) throws -> Bool { try base.decodeNil(forKey: key) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try base.decode(type, forKey: key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try base.decode(type, forKey: key) }
@@ -38,16 +87,76 @@ private struct VersionHidingContainer<Key: CodingKey>: KeyedDecodingContainerPro
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try base.decode(type, forKey: key) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try base.decode(type, forKey: key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try base.decode(type, forKey: key) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try base.decode(type, forKey: key) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        guard let below = places.below[key.stringValue] else {
+            return try base.decode(type, forKey: key)
+        }
+        return try decodeHidingVersions(type, at: below, from: base, forKey: key)
+    }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let below = places.below[key.stringValue] else {
+            return try base.decodeIfPresent(type, forKey: key)
+        }
+        return try decodeIfPresentHidingVersions(type, at: below, from: base, forKey: key)
+    }
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type,
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try base.nestedContainer(keyedBy: type, forKey: key)
+        let nested = try base.nestedContainer(keyedBy: type, forKey: key)
+        guard let below = places.below[key.stringValue] else {
+            return nested
+        }
+        return try VersionHidingDecoder.container(nested, at: below)
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         try base.nestedUnkeyedContainer(forKey: key)
     }
     func superDecoder() throws -> any Decoder { try base.superDecoder() }
-    func superDecoder(forKey key: Key) throws -> any Decoder { try base.superDecoder(forKey: key) }
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        let decoder = try base.superDecoder(forKey: key)
+        guard let below = places.below[key.stringValue] else {
+            return decoder
+        }
+        return VersionHidingDecoder(base: decoder, places: below)
+    }
+}
+
+/// Decodes a `T` at `key`, an object that holds places where the spec keeps a version: a
+/// dictionary without the version's entries, an object with places further down through a
+/// decoder that hides them there too, and anything else as it is.
+func decodeHidingVersions<T: Decodable, Key: CodingKey>(
+    _ type: T.Type,
+    at places: VersionPlaces,
+    from container: KeyedDecodingContainer<Key>,
+    forKey key: Key
+) throws -> T {
+    if !places.keys.isEmpty, let dictionary = T.self as? any DictionaryWithoutVersion.Type {
+        return try dictionary.decode(from: container, forKey: key, hiding: places.keys) as! T
+    }
+    if places.below.isEmpty || isReadSpecially(T.self) {
+        return try container.decode(type, forKey: key)
+    }
+    return try T(from: VersionHidingDecoder(base: try container.superDecoder(forKey: key), places: places))
+}
+
+/// ``decodeHidingVersions(_:at:from:forKey:)`` for an optional property: a missing key or
+/// `null` is `nil`, and so is an object that holds nothing but the versions the spec wrote
+/// there (`{"_metadata": {"version": 2}}` is what the spec wrote for a type whose own
+/// `_metadata` was `nil`).
+func decodeIfPresentHidingVersions<T: Decodable, Key: CodingKey>(
+    _ type: T.Type,
+    at places: VersionPlaces,
+    from container: KeyedDecodingContainer<Key>,
+    forKey key: Key
+) throws -> T? {
+    guard container.contains(key), try !container.decodeNil(forKey: key) else {
+        return nil
+    }
+    if let object = try? container.nestedContainer(keyedBy: PathKey.self, forKey: key),
+        places.holdsOnlyVersions(object.allKeys.map(\.stringValue))
+    {
+        return nil
+    }
+    return try decodeHidingVersions(type, at: places, from: container, forKey: key)
 }

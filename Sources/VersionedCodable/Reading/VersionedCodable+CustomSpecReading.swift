@@ -1,5 +1,5 @@
-/// The root layout of each versioned type with a custom spec, made from its version paths.
-let rootLayouts = TypeKeyedCache<RootLayout>()
+/// The version places of each custom spec, made from its version paths.
+let rootLayouts = TypeKeyedCache<VersionPlaces>()
 
 extension VersionedCodable {
     /// Reads the version through a custom ``VersionPathSpec``, as its documentation promises:
@@ -12,11 +12,12 @@ extension VersionedCodable {
         let chain = VersionChain(for: Self.self)
         let paths = VersionPath.paths(for: VersionSpec.self, versions: chain.versions)
         // The specs read the document as it is: the views that hide the version from the
-        // type's own dictionaries and optional parents take the layout only once the version
-        // is read, or a spec's optional parent (`_metadata: Metadata?`) would read as nil.
+        // type's own dictionaries and optional parents take the layout of the spec that found
+        // the version only once it is read, or a spec's optional parent
+        // (`_metadata: Metadata?`) would read as nil.
         decoder.layout = .asWritten
-        defer { decoder.layout = rootLayouts.value(for: Self.self) { RootLayout(paths: paths) } }
         if let version = try readVersion(VersionSpec.self, from: decoder, paths: paths, versions: chain.versions) {
+            decoder.layout = layout(of: VersionSpec.self, paths: paths)
             return version
         }
         // Nothing found: the keys may have been converted by the decoder's key strategy, or the
@@ -29,14 +30,66 @@ extension VersionedCodable {
                 versions: chain.versions
             )
         {
+            decoder.layout = layout(of: VersionSpec.self, paths: paths)
             return version
         }
-        for spec in chain.olderSpecs(than: VersionSpec.self) {
-            if let version = readOlderSpec(spec, from: decoder, versions: chain.versions) {
+        if let version = readOlderSpecs(of: chain, from: decoder) {
+            return version
+        }
+        decoder.layout = layout(of: VersionSpec.self, paths: paths)
+        return nil
+    }
+
+    /// The version of a document that has none at the default spec's place: the one an older
+    /// version's own spec finds, for a chain whose version moved to the root, or `nil`.
+    ///
+    /// Out of line: it runs only for documents without a version at the root.
+    @usableFromInline
+    @inline(never)
+    static func readOlderSpecsVersion(from decoder: SharedRootDecoder) throws -> Int? {
+        let chain = VersionChain(for: Self.self)
+        guard chain.specs.count > 1 else {
+            return nil
+        }
+        decoder.layout = .asWritten
+        if let version = readOlderSpecs(of: chain, from: decoder) {
+            return version
+        }
+        decoder.layout = .defaultSpec
+        return nil
+    }
+
+    /// Tries the specs of the chain's older versions that differ from this one's, newest first,
+    /// and gives the decoder the layout of the first that finds a version.
+    private static func readOlderSpecs(of chain: VersionChain, from decoder: SharedRootDecoder) -> Int? {
+        for spec in chain.specs where spec != VersionSpec.self {
+            if let version = readOlderSpec(spec, from: decoder, chain: chain) {
                 return version
             }
         }
         return nil
+    }
+
+    private static func readOlderSpec<Spec: VersionPathSpec>(
+        _ spec: Spec.Type,
+        from decoder: SharedRootDecoder,
+        chain: VersionChain
+    ) -> Int? {
+        let paths = VersionPath.paths(for: spec, versions: chain.versions)
+        guard let version = (try? readVersion(spec, from: decoder, paths: paths, versions: chain.versions)) ?? nil
+        else {
+            return nil
+        }
+        decoder.layout = layout(of: spec, paths: paths)
+        return version
+    }
+
+    /// Where `spec` keeps the version, for the views of the root.
+    private static func layout<Spec: VersionPathSpec>(of spec: Spec.Type, paths: [[String]]) -> VersionPlaces {
+        if spec == VersionKeyAtRootVersionPathSpec.self {
+            return .defaultSpec
+        }
+        return rootLayouts.value(for: spec) { VersionPlaces(paths: paths) }
     }
 
     private static func readVersion<Spec: VersionPathSpec>(
@@ -53,18 +106,12 @@ extension VersionedCodable {
                 return nil
             }
             return spec[keyPath: Spec.keyPathToVersion]
-        } catch let error as DecodingError where error.isMissingPart(ofAnyOf: paths) {
+        } catch let error as DecodingError
+            where error.isMissingPart(ofAnyOf: paths)
+            || error.isMissingPart(ofAnyOf: VersionKeyPathGuard.arrayPaths(of: Spec.self, versions: versions))
+        {
             return nil
         }
-    }
-
-    private static func readOlderSpec<Spec: VersionPathSpec>(
-        _ spec: Spec.Type,
-        from decoder: any Decoder,
-        versions: [Int?]
-    ) -> Int? {
-        let paths = VersionPath.paths(for: spec, versions: versions)
-        return (try? readVersion(spec, from: decoder, paths: paths, versions: versions)) ?? nil
     }
 }
 
@@ -81,20 +128,6 @@ extension DecodingError {
             return false
         }
         return !missing.isEmpty && paths.contains { $0.starts(with: missing) }
-    }
-}
-
-extension VersionChain {
-    /// The specs of the chain's older types that differ from `current`, oldest last.
-    func olderSpecs(than current: any VersionPathSpec.Type) -> [any VersionPathSpec.Type] {
-        var specs: [any VersionPathSpec.Type] = []
-        for type in types {
-            let spec = type.versionSpecType
-            if spec != current, !specs.contains(where: { $0 == spec }) {
-                specs.append(spec)
-            }
-        }
-        return specs
     }
 }
 

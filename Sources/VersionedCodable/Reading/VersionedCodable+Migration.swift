@@ -95,7 +95,20 @@ extension VersionedCodable {
         if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self {
             // What the default spec's synthesized `init(from:)` does, without building a spec
             // value and applying its key path.
-            return try decoder.sharedRoot().decodeIfPresent(Int.self, forKey: rootVersionKey)
+            let root = try decoder.sharedRoot()
+            do {
+                if let version = try root.decodeIfPresent(Int.self, forKey: rootVersionKey) {
+                    return version
+                }
+            } catch {
+                // Not an integer: an older version of the chain may keep it in a shape of its own.
+                guard let version = try readOlderSpecsVersion(from: decoder) else {
+                    throw error
+                }
+                return version
+            }
+            // No version at the root: older versions of the chain may have kept it elsewhere.
+            return try readOlderSpecsVersion(from: decoder)
         }
         return try readCustomSpecVersion(from: decoder)
     }

@@ -27,6 +27,12 @@ enum VersionKeyPathGuard {
     ///   - spec: The spec as decoded from the document.
     ///   - versionPaths: Where the spec writes the version (see ``VersionPath/paths(for:versions:)``).
     ///   - versions: The chain's versions, which the spec is made with to learn what it writes.
+    /// The paths of the arrays the spec writes, which a key path through a subscript may read
+    /// the version from: a document without one of them has no version.
+    static func arrayPaths<Spec: VersionPathSpec>(of spec: Spec.Type, versions: [Int?]) -> [[String]] {
+        needs.value(for: Spec.self) { makeNeeds(for: Spec.self, versions: versions) }.arrays.map(\.path)
+    }
+
     static func canApply<Spec: VersionPathSpec>(to spec: Spec, versionPaths: [[String]], versions: [Int?]) -> Bool {
         let needs = needs.value(for: Spec.self) { makeNeeds(for: Spec.self, versions: versions) }
         if needs.readsStoredPropertiesOnly {

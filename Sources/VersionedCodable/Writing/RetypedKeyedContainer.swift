@@ -12,7 +12,7 @@ struct RetypedKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { base.codingPath }
 
     private func converted(_ key: Key) -> PathKey {
-        PathKey(key.stringValue)
+        PathKey(key)
     }
 
     mutating func encodeNil(forKey key: Key) throws { try base.encodeNil(forKey: converted(key)) }

@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+import VersionedCodable
+
+// Dictionaries a type keeps where its spec keeps a version: written with the version merged
+// in, read back without it, with their keys as written.
+
+/// Keeps the version in `_metadata.schemaVersion`, a key that snake-case strategies rewrite.
+struct CamelMetadataSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata.schemaVersion }
+    struct Metadata: Codable { var schemaVersion: Int? }
+    var _metadata: Metadata
+    init(withVersion version: Int?) { _metadata = Metadata(schemaVersion: version) }
+}
+
+/// Keeps the version three objects down, at `a.b.c.version`.
+struct DeepSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.a.b.c.version }
+    struct C: Codable { var version: Int? }
+    struct B: Codable { var c: C }
+    struct A: Codable { var b: B }
+    var a: A
+    init(withVersion version: Int?) { a = A(b: B(c: C(version: version))) }
+}
+
+/// Writes the version at two root keys, and reads it from one, in a chain of two versions.
+struct TwoPlacesSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+    var version: Int?
+    var v: Int?
+    init(withVersion version: Int?) {
+        self.version = version
+        v = version
+    }
+}
+
+@Suite("Dictionaries where the version goes")
+struct DictionaryAtVersionPlaceTests {
+    struct Numbered: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: [Int: String]
+        var title: String
+    }
+
+    struct CamelLabelled: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = CamelMetadataSpec
+        var _metadata: [String: String]
+    }
+
+    struct Deep: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = DeepSpec
+        struct B: Codable, Equatable { var c: [String: Int] }
+        struct A: Codable, Equatable { var b: B }
+        var a: A
+    }
+
+    /// Reads and writes its root as a dictionary.
+    struct Counts: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        var counts: [String: Int]
+        init(counts: [String: Int]) { self.counts = counts }
+        init(from decoder: any Decoder) throws {
+            counts = try decoder.singleValueContainer().decode([String: Int].self)
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(counts)
+        }
+    }
+
+    struct TwoPlacesV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = TwoPlacesSpec
+        var counts: [String: Int]
+        init(from decoder: any Decoder) throws {
+            counts = try decoder.singleValueContainer().decode([String: Int].self)
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(counts)
+        }
+    }
+
+    struct TwoPlaces: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = TwoPlacesV1
+        typealias VersionSpec = TwoPlacesSpec
+        var counts: [String: Int]
+        init(counts: [String: Int]) { self.counts = counts }
+        init(from old: TwoPlacesV1) { counts = old.counts }
+        init(from decoder: any Decoder) throws {
+            counts = try decoder.singleValueContainer().decode([String: Int].self)
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(counts)
+        }
+    }
+
+    /// Opens `_metadata` by hand and keeps every key it finds there.
+    struct Listing: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var found: [String]
+
+        init(found: [String]) { self.found = found }
+
+        enum CodingKeys: String, CodingKey { case _metadata }
+
+        init(from decoder: any Decoder) throws {
+            let metadata = try decoder.container(keyedBy: CodingKeys.self)
+                .nestedContainer(keyedBy: PathKey.self, forKey: ._metadata)
+            found = metadata.allKeys.map(\.stringValue).sorted()
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var metadata = container.nestedContainer(keyedBy: PathKey.self, forKey: ._metadata)
+            for key in found {
+                try metadata.encode(true, forKey: PathKey(stringValue: key))
+            }
+        }
+
+        struct PathKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+    }
+
+    @Test(
+        "A dictionary with integer keys where the version goes reads back without it",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
+    func integerKeys(format: String) throws {
+        let encode = try #require(VersionPlacementTests.formats.first { $0.name == format }).encode
+        let value = Numbered(_metadata: [1: "one", 20: "twenty"], title: "t")
+        let data = try value.encodeTransparently(using: encode)
+        let metadata = try #require(try VersionPlacementTests.object(data)["_metadata"] as? [String: Any])
+        #expect(Set(metadata.keys) == ["1", "20", "version"])
+        #expect(try VersionPlacementTests.decode(Numbered.self, data).wrappedValue == value)
+    }
+
+    @Test(
+        "A dictionary three objects down, where the version goes, reads back without it",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
+    func deepDictionary(format: String) throws {
+        let encode = try #require(VersionPlacementTests.formats.first { $0.name == format }).encode
+        let value = Deep(a: .init(b: .init(c: ["k": 1])))
+        let data = try value.encodeTransparently(using: encode)
+        let read = try VersionPlacementTests.decode(Deep.self, data)
+        #expect(read.storedVersion == 2)
+        #expect(read.wrappedValue == value)
+    }
+
+    @Test("A root dictionary keeps its keys under snake-case strategies both ways")
+    func rootDictionaryUnderKeyStrategies() throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let counts = Counts(counts: ["snake_key": 1, "camelKey": 2])
+        let data = try encoder.encode(versioned: counts)
+        #expect(Set(try VersionPlacementTests.object(data).keys) == ["snake_key", "camelKey", "version"])
+        #expect(try decoder.decode(versioned: Counts.self, from: data) == counts)
+    }
+
+    @Test("A metadata dictionary keeps its keys, and loses the spec's snake-case key, under both strategies")
+    func metadataDictionaryUnderKeyStrategies() throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let value = CamelLabelled(_metadata: ["x_y": "z", "editorName": "Ada"])
+        let data = try encoder.encode(versioned: value)
+        let metadata = try #require(try VersionPlacementTests.object(data)["_metadata"] as? [String: Any])
+        #expect(Set(metadata.keys) == ["x_y", "editorName", "schema_version"])
+        let read = try decoder.decodeWithStoredVersion(CamelLabelled.self, from: data)
+        #expect(read.storedVersion == 2)
+        #expect(read.wrappedValue == value)
+    }
+
+    @Test(
+        "A root dictionary does not get either of two version places as an entry",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
+    func twoVersionPlaces(format: String) throws {
+        let encode = try #require(VersionPlacementTests.formats.first { $0.name == format }).encode
+        let value = TwoPlaces(counts: ["a": 1])
+        let data = try value.encodeTransparently(using: encode)
+        let object = try VersionPlacementTests.object(data)
+        #expect(object["version"] as? Int == 2)
+        #expect(object["v"] as? Int == 2)
+        #expect(try VersionPlacementTests.decode(TwoPlaces.self, data).wrappedValue == value)
+    }
+
+    @Test("A type that lists the keys of the object where the version goes does not see it")
+    func listedKeys() throws {
+        let value = Listing(found: ["draft", "reviewed"])
+        let data = try JSONEncoder().encode(versioned: value)
+        let metadata = try #require(try VersionPlacementTests.object(data)["_metadata"] as? [String: Any])
+        #expect(metadata["version"] as? Int == 2)
+        #expect(try JSONDecoder().decode(versioned: Listing.self, from: data) == value)
+    }
+}
