@@ -47,7 +47,10 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         }
         if problem == nil {
             var firstWithVersion: [Int?: any VersionedCodable.Type] = [:]
-            for type in types {
+            // `Never` can end a chain below a type whose version is also `nil`, as in 1.2: it is
+            // uninhabited, so no document is ever decoded as it, and the type above it is found
+            // first.
+            for type in types where type != Never.self {
                 if let earlier = firstWithVersion[type.version] {
                     problem = .duplicateVersion(type.version, types: [earlier, type])
                     break

@@ -102,19 +102,6 @@ public protocol VersionedCodable: Codable {
     /// - Returns: The document migrated to `Self`.
     /// - Throws: Any error that decoding the stored type or a migration step throws.
     static func _decodeMigrating(storedVersion: Int?, from decoder: any Decoder) throws -> Self
-
-    /// Reads the stored version through `decoder`, decodes the matching version of this chain
-    /// from the same decoder and migrates it to `Self`. Do not implement it: the default
-    /// implementation is the single-pass decode.
-    ///
-    /// A requirement for the same reason as ``_decodeMigrating(storedVersion:from:)``: the
-    /// conforming module compiles it for its own type.
-    ///
-    /// - Parameter decoder: The decoder positioned at the document.
-    /// - Returns: The document migrated to `Self`, and the version it was stored with.
-    /// - Throws: `DecodingError` for malformed data, ``VersionedDecodingError`` when the version
-    ///   is not in the chain, and any error a migration step throws.
-    static func _decodeVersioned(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?)
 }
 
 extension VersionedCodable {

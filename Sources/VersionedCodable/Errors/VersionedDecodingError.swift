@@ -55,7 +55,9 @@ public enum VersionedDecodingError: Error, @unchecked Sendable {
     case decodeFunctionReturnedWrongType(expected: any Decodable.Type, returned: any Decodable.Type)
 }
 
-extension VersionedDecodingError: CustomStringConvertible, LocalizedError {
+// Not `LocalizedError`, as in 1.2: a program that gives the error its own `errorDescription`
+// (to show its users) keeps it, and `localizedDescription` says what the program says.
+extension VersionedDecodingError: CustomStringConvertible {
     /// A sentence that says what went wrong and names the types and versions involved.
     public var description: String {
         switch self {
@@ -89,7 +91,4 @@ extension VersionedDecodingError: CustomStringConvertible, LocalizedError {
             return "The decode function was asked for \(expected) but returned a \(returned)."
         }
     }
-
-    /// The same text as ``description``.
-    public var errorDescription: String? { description }
 }

@@ -57,7 +57,36 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     }
 }
 
-extension VersionedEncodingError: CustomStringConvertible, LocalizedError {
+// 1.2's error had one case and no payload, so it was `Hashable` without saying so; programs
+// keep it in sets and dictionaries.
+extension VersionedEncodingError: Hashable {
+    /// Hashes what ``==(_:_:)`` compares: the case, and its types, versions and paths.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .typeHasClashingVersionField:
+            hasher.combine(0)
+        case .versionLocationNotAnObject(let path):
+            hasher.combine(1)
+            hasher.combine(path)
+        case .noDowngrade(let type):
+            hasher.combine(2)
+            hasher.combine(ObjectIdentifier(type))
+        case .notRepresentable(let type, let context):
+            hasher.combine(3)
+            hasher.combine(ObjectIdentifier(type))
+            hasher.combine(context.debugDescription)
+            hasher.combine(context.codingPath.map(\.stringValue))
+        case .versionNotInChain(let version, let chain):
+            hasher.combine(4)
+            hasher.combine(version)
+            hasher.combine(chain.types.map(ObjectIdentifier.init))
+        }
+    }
+}
+
+// Not `LocalizedError`, as in 1.2: a program that gives the error its own `errorDescription`
+// (to show its users) keeps it, and `localizedDescription` says what the program says.
+extension VersionedEncodingError: CustomStringConvertible {
     /// A sentence that says what went wrong and what to do about it.
     public var description: String {
         switch self {
@@ -79,7 +108,4 @@ extension VersionedEncodingError: CustomStringConvertible, LocalizedError {
             return "Version \(describeVersion(version)) is not in the chain \(chain)."
         }
     }
-
-    /// The same text as ``description``.
-    public var errorDescription: String? { description }
 }

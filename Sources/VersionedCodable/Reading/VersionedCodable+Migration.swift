@@ -7,10 +7,8 @@ extension VersionedCodable {
     /// The version and the type share one root keyed container (see ``SharedRootDecoder``), so
     /// the root object is indexed once, as in a plain decode.
     ///
-    /// Inlinable so that a conforming module specializes it for its own type: decoders reach
-    /// it through the conformance, so no step pays for generic metadata lookups.
-    ///
-    /// Its frame is on the stack once for every versioned part a document nests (a tree of
+    /// Inlined into ``Versioned/init(from:)``, so that a nested part costs one frame, not two.
+    /// That frame is on the stack once for every versioned part a document nests (a tree of
     /// `Versioned` nodes recurses through it), so it holds only what the nested decode needs:
     /// opening the document, reading the version and checking the chain happen in
     /// ``_openVersioned(from:)``, and describing a failure in ``locatingFailure(_:of:)``, whose
@@ -22,13 +20,6 @@ extension VersionedCodable {
     ///   is not in the chain, and any error a migration step throws. Inside a document, an
     ///   error that is not a `DecodingError` is wrapped in one that says where the part is (see
     ///   ``Versioned/init(from:)``).
-    @inlinable
-    public static func _decodeVersioned(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
-        try decodeVersionedPart(from: decoder)
-    }
-
-    /// The body of ``_decodeVersioned(from:)``, inlined into it and into
-    /// ``Versioned/init(from:)`` so that a nested part costs one frame, not two.
     @inlinable
     @inline(__always)
     static func decodeVersionedPart(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
@@ -68,7 +59,7 @@ extension VersionedCodable {
     /// Opens the document for a versioned decode: reads the stored version and checks that the
     /// chain can decode it, and returns the decoder that shares the root with the type.
     ///
-    /// Kept out of line (and out of ``_decodeVersioned(from:)``'s frame), because nested
+    /// Kept out of line (and out of ``decodeVersionedPart(from:)``'s frame), because nested
     /// versioned parts recurse through that frame and this work is done before they start;
     /// inlinable all the same, so that a conforming module specializes it for its own type.
     ///
@@ -125,7 +116,7 @@ extension VersionedCodable {
     /// - Returns: The document migrated to `Self`.
     /// - Throws: Any error that decoding the stored type throws, and an error a migration step
     ///   throws inside a ``MigrationStepFailure`` that names the step;
-    ///   ``_decodeVersioned(from:)`` takes it out again at the root of a document.
+    ///   ``decodeVersionedPart(from:)`` takes it out again at the root of a document.
     @inlinable
     public static func _decodeMigrating(storedVersion: Int?, from decoder: any Decoder) throws -> Self {
         if storedVersion == version {
