@@ -330,3 +330,34 @@ struct CoderAnthology: Codable, Equatable {
     @Versioned var featured: CoderPoem
     var poems: [Versioned<CoderPoem>]
 }
+
+/// Keeps a dictionary of its own in `_metadata`, where its spec writes the version.
+struct CoderTaggedNote: VersionedCodable, Equatable {
+    static let version: Int? = 4
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = CoderMetadataVersionSpec
+
+    var title: String
+    var _metadata: [String: String]
+}
+
+/// Reads and writes its whole root as a dictionary.
+struct CoderCounts: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = NothingEarlier
+
+    var counts: [String: Int]
+
+    init(counts: [String: Int]) {
+        self.counts = counts
+    }
+
+    init(from decoder: any Decoder) throws {
+        counts = try decoder.singleValueContainer().decode([String: Int].self)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(counts)
+    }
+}

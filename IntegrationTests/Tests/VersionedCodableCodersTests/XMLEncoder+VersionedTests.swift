@@ -53,6 +53,28 @@ struct XMLEncoderVersionedTests {
         #expect(try XMLDecoder().decode(versioned: CoderHandWrittenNote.self, from: xml) == note)
     }
 
+    @Test("A dictionary the type keeps where the version goes is merged with it and reads back without it")
+    func mergeIntoDictionary() throws {
+        let note = CoderTaggedNote(title: "Draft", _metadata: ["editor": "Eve", "first_name": "E"])
+        let xml = try XMLEncoder().encode(versioned: note, withRootKey: "note")
+        let text = String(decoding: xml, as: UTF8.self)
+        #expect(text.components(separatedBy: "<_metadata>").count == 2)
+        #expect(text.contains("<editor>Eve</editor>"))
+        #expect(text.contains("<first_name>E</first_name>"))
+        #expect(text.contains("<version>4</version>"))
+        #expect(try XMLDecoder().decode(versioned: CoderTaggedNote.self, from: xml) == note)
+    }
+
+    @Test("A type whose root is a dictionary reads back without the version as an entry")
+    func rootDictionary() throws {
+        let counts = CoderCounts(counts: ["apples": 3, "pears": 1])
+        let xml = try XMLEncoder().encode(versioned: counts, withRootKey: "counts")
+        let text = String(decoding: xml, as: UTF8.self)
+        #expect(text.contains("<apples>3</apples>"))
+        #expect(text.contains("<version>2</version>"))
+        #expect(try XMLDecoder().decode(versioned: CoderCounts.self, from: xml) == counts)
+    }
+
     @Test("The version merges into an element the type writes through a super encoder")
     func mergeIntoSuperEncodedElement() throws {
         let note = CoderSuperEncodedNote(title: "Draft", metadata: .init(editor: "Eve"))

@@ -49,6 +49,27 @@ struct YAMLEncoderVersionedTests {
         #expect(try YAMLDecoder().decode(versioned: CoderHandWrittenNote.self, from: Data(yaml.utf8)) == note)
     }
 
+    @Test("A dictionary the type keeps where the version goes is merged with it and reads back without it")
+    func mergeIntoDictionary() throws {
+        let note = CoderTaggedNote(title: "Draft", _metadata: ["editor": "Eve", "first_name": "E"])
+        let yaml = try YAMLEncoder().encode(versioned: note)
+        let metadata = try #require(try Yams.compose(yaml: yaml)?.mapping?["_metadata"]?.mapping)
+        #expect(metadata["editor"]?.string == "Eve")
+        #expect(metadata["first_name"]?.string == "E")
+        #expect(metadata["version"]?.int == 4)
+        #expect(try YAMLDecoder().decode(versioned: CoderTaggedNote.self, from: Data(yaml.utf8)) == note)
+    }
+
+    @Test("A type whose root is a dictionary reads back without the version as an entry")
+    func rootDictionary() throws {
+        let counts = CoderCounts(counts: ["apples": 3, "pears": 1])
+        let yaml = try YAMLEncoder().encode(versioned: counts)
+        let mapping = try #require(try Yams.compose(yaml: yaml)?.mapping)
+        #expect(mapping["apples"]?.int == 3)
+        #expect(mapping["version"]?.int == 2)
+        #expect(try YAMLDecoder().decode(versioned: CoderCounts.self, from: Data(yaml.utf8)) == counts)
+    }
+
     @Test("The version merges into an object the type writes through a super encoder")
     func mergeIntoSuperEncodedObject() throws {
         let note = CoderSuperEncodedNote(title: "Draft", metadata: .init(editor: "Eve"))

@@ -10,6 +10,27 @@ final class RecordedObject {
         }
     }
 
+    /// Whether `other` holds the same keys with the same values, in any order.
+    func isSame(as other: RecordedObject) -> Bool {
+        guard entries.count == other.entries.count else {
+            return false
+        }
+        for (key, node) in entries {
+            guard let otherNode = other.entries.first(where: { $0.key == key })?.node else {
+                return false
+            }
+            switch (node, otherNode) {
+            case (.leaf(let a), .leaf(let b)):
+                guard a.isSame(as: b) else { return false }
+            case (.object(let a), .object(let b)):
+                guard a.isSame(as: b) else { return false }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
     func object(at key: String) -> RecordedObject {
         if case .object(let existing)? = entries.first(where: { $0.key == key })?.node {
             return existing

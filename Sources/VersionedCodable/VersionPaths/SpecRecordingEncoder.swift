@@ -10,12 +10,14 @@ struct SpecRecordingEncoder: Encoder {
     /// The value this encoder records, kept whole if it turns out not to be a keyed object.
     let original: (any Encodable)?
     let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    /// The `userInfo` of the encoder the document is written with, so that a spec whose
+    /// encoding reads it writes what a plain encode of it would.
+    let userInfo: [CodingUserInfoKey: Any]
 
-    /// Records `value`, which a spec writes at its root.
-    static func record(_ value: some Encodable) throws -> RecordedObject {
+    /// Records `value`, which a spec writes at its root, under the encoder's `userInfo`.
+    static func record(_ value: some Encodable, userInfo: [CodingUserInfoKey: Any] = [:]) throws -> RecordedObject {
         let slot = RecordingSlot()
-        try value.encode(to: SpecRecordingEncoder(slot: slot, original: value, codingPath: []))
+        try value.encode(to: SpecRecordingEncoder(slot: slot, original: value, codingPath: [], userInfo: userInfo))
         if case .object(let root)? = slot.node {
             return root
         }
@@ -30,27 +32,35 @@ struct SpecRecordingEncoder: Encoder {
             object = RecordedObject()
             slot.node = .object(object)
         }
-        return KeyedEncodingContainer(SpecRecordingKeyedContainer<Key>(object: object, codingPath: codingPath))
+        return KeyedEncodingContainer(
+            SpecRecordingKeyedContainer<Key>(object: object, codingPath: codingPath, userInfo: userInfo)
+        )
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         let array = RecordedArray()
         slot.node = .leaf(.encodable(array, integer: nil))
-        return SpecRecordingUnkeyedContainer(array: array, codingPath: codingPath)
+        return SpecRecordingUnkeyedContainer(array: array, codingPath: codingPath, userInfo: userInfo)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SpecRecordingSingleValueContainer(slot: slot, codingPath: codingPath)
+        SpecRecordingSingleValueContainer(slot: slot, codingPath: codingPath, userInfo: userInfo)
     }
 
     /// Records a value written at one place: whole for the types coders treat specially, or
     /// followed into its own encoding otherwise.
-    static func recordNode<T: Encodable>(of value: T, codingPath: [any CodingKey]) throws -> RecordedNode {
+    static func recordNode<T: Encodable>(
+        of value: T,
+        codingPath: [any CodingKey],
+        userInfo: [CodingUserInfoKey: Any]
+    ) throws -> RecordedNode {
         if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
             return .leaf(.encodable(value, integer: nil))
         }
         let slot = RecordingSlot()
-        try value.encode(to: SpecRecordingEncoder(slot: slot, original: value, codingPath: codingPath))
+        try value.encode(
+            to: SpecRecordingEncoder(slot: slot, original: value, codingPath: codingPath, userInfo: userInfo)
+        )
         return slot.node ?? .leaf(.encodable(value, integer: nil))
     }
 }
@@ -58,6 +68,7 @@ struct SpecRecordingEncoder: Encoder {
 struct SpecRecordingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let object: RecordedObject
     let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
 
     private func leaf(_ key: Key, _ value: SpecValue) {
         object.set(key.stringValue, .leaf(value))
@@ -80,7 +91,10 @@ struct SpecRecordingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     mutating func encode(_ value: UInt64, forKey key: Key) throws { leaf(key, .uint64(value)) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        object.set(key.stringValue, try SpecRecordingEncoder.recordNode(of: value, codingPath: codingPath + [key]))
+        object.set(
+            key.stringValue,
+            try SpecRecordingEncoder.recordNode(of: value, codingPath: codingPath + [key], userInfo: userInfo)
+        )
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -90,7 +104,8 @@ struct SpecRecordingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
         KeyedEncodingContainer(
             SpecRecordingKeyedContainer<NestedKey>(
                 object: object.object(at: key.stringValue),
-                codingPath: codingPath + [key]
+                codingPath: codingPath + [key],
+                userInfo: userInfo
             )
         )
     }
@@ -98,7 +113,7 @@ struct SpecRecordingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let array = RecordedArray()
         leaf(key, .encodable(array, integer: nil))
-        return SpecRecordingUnkeyedContainer(array: array, codingPath: codingPath + [key])
+        return SpecRecordingUnkeyedContainer(array: array, codingPath: codingPath + [key], userInfo: userInfo)
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -108,13 +123,14 @@ struct SpecRecordingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let slot = RecordingSlot()
         slot.node = .object(object.object(at: key.stringValue))
-        return SpecRecordingEncoder(slot: slot, original: nil, codingPath: codingPath + [key])
+        return SpecRecordingEncoder(slot: slot, original: nil, codingPath: codingPath + [key], userInfo: userInfo)
     }
 }
 
 struct SpecRecordingSingleValueContainer: SingleValueEncodingContainer {
     let slot: RecordingSlot
     let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
 
     private func leaf(_ value: SpecValue) {
         slot.node = .leaf(value)
@@ -136,7 +152,7 @@ struct SpecRecordingSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) throws { leaf(.uint32(value)) }
     mutating func encode(_ value: UInt64) throws { leaf(.uint64(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        slot.node = try SpecRecordingEncoder.recordNode(of: value, codingPath: codingPath)
+        slot.node = try SpecRecordingEncoder.recordNode(of: value, codingPath: codingPath, userInfo: userInfo)
     }
 }
 
@@ -144,6 +160,7 @@ struct SpecRecordingSingleValueContainer: SingleValueEncodingContainer {
 struct SpecRecordingUnkeyedContainer: UnkeyedEncodingContainer {
     let array: RecordedArray
     let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
     var count: Int { array.elements.count }
 
     private func append(_ value: SpecValue) {
@@ -172,13 +189,15 @@ struct SpecRecordingUnkeyedContainer: UnkeyedEncodingContainer {
     ) -> KeyedEncodingContainer<NestedKey> {
         let object = RecordedObject()
         append(.encodable(RecordedObjectValue(object: object), integer: nil))
-        return KeyedEncodingContainer(SpecRecordingKeyedContainer<NestedKey>(object: object, codingPath: codingPath))
+        return KeyedEncodingContainer(
+            SpecRecordingKeyedContainer<NestedKey>(object: object, codingPath: codingPath, userInfo: userInfo)
+        )
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = RecordedArray()
         append(.encodable(nested, integer: nil))
-        return SpecRecordingUnkeyedContainer(array: nested, codingPath: codingPath)
+        return SpecRecordingUnkeyedContainer(array: nested, codingPath: codingPath, userInfo: userInfo)
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -186,6 +205,6 @@ struct SpecRecordingUnkeyedContainer: UnkeyedEncodingContainer {
         let object = RecordedObject()
         slot.node = .object(object)
         append(.encodable(RecordedObjectValue(object: object), integer: nil))
-        return SpecRecordingEncoder(slot: slot, original: nil, codingPath: codingPath)
+        return SpecRecordingEncoder(slot: slot, original: nil, codingPath: codingPath, userInfo: userInfo)
     }
 }

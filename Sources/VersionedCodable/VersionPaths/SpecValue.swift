@@ -20,6 +20,31 @@ enum SpecValue {
     case encodable(any Encodable, integer: Int?)
 
     /// The value as an `Int`, when it is an integer that fits.
+    /// What `value` writes, recorded: a single value, or a keyed object or array as a recorded
+    /// one; `nil` for a value that the recording keeps whole (a date, data, a URL).
+    private static func recordedFurther(_ value: any Encodable) -> SpecValue? {
+        guard let node = try? SpecRecordingEncoder.recordNode(of: value, codingPath: [], userInfo: [:]) else {
+            return nil
+        }
+        switch node {
+        case .leaf(.encodable(let kept, _)) where !(kept is RecordedArray) && !(kept is RecordedObjectValue):
+            return nil
+        case .leaf(let leaf):
+            return leaf
+        case .object(let object):
+            return .encodable(RecordedObjectValue(object: object), integer: nil)
+        }
+    }
+
+    /// Whether the value is an integer of any width.
+    var isInteger: Bool {
+        switch self {
+        case .int, .int8, .int16, .int32, .int64, .uint, .uint8, .uint16, .uint32, .uint64: return true
+        case .encodable(_, let integer): return integer != nil
+        case .null, .bool, .string, .double, .float: return false
+        }
+    }
+
     var integer: Int? {
         switch self {
         case .int(let value): return value
@@ -88,11 +113,36 @@ enum SpecValue {
         case (.string(let a), .string(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
         case (.float(let a), .float(let b)): return a == b
+        case (.encodable(let a as RecordedArray, _), .encodable(let b as RecordedArray, _)):
+            return a.elements.count == b.elements.count && zip(a.elements, b.elements).allSatisfy { $0.isSame(as: $1) }
+        case (.encodable(let a as RecordedObjectValue, _), .encodable(let b as RecordedObjectValue, _)):
+            return a.object.isSame(as: b.object)
+        case (.encodable(let a, nil), .encodable(let b, nil)):
+            // Values kept whole (array elements, dates): equal if they are of one `Equatable`
+            // type and equal, or if they write the same.
+            if let a = a as? any Equatable, a.isEqual(to: b) {
+                return true
+            }
+            guard let a = Self.recordedFurther(a), let b = Self.recordedFurther(b) else {
+                return false
+            }
+            return a.isSame(as: b)
+        case (.encodable(let a, nil), _):
+            return Self.recordedFurther(a)?.isSame(as: other) ?? false
+        case (_, .encodable(let b, nil)):
+            return Self.recordedFurther(b).map(isSame(as:)) ?? false
         default:
             if let a = integer, let b = other.integer {
                 return a == b
             }
             return false
         }
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to this one.
+    func isEqual(to other: Any) -> Bool {
+        (other as? Self) == self
     }
 }

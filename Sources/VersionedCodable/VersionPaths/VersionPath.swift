@@ -26,10 +26,11 @@ enum VersionPath {
     static func tree<Spec: VersionPathSpec>(
         for spec: Spec.Type,
         version: Int?,
-        versions: @autoclosure () -> [Int?]
+        versions: @autoclosure () -> [Int?],
+        userInfo: @autoclosure () -> [CodingUserInfoKey: Any] = [:]
     ) throws -> SpecTree {
         guard spec == VersionKeyAtRootVersionPathSpec.self else {
-            let recorded = try SpecRecordingEncoder.record(Spec(withVersion: version))
+            let recorded = try SpecRecordingEncoder.record(Spec(withVersion: version), userInfo: userInfo())
             return SpecTree(recorded: recorded, versionPaths: paths(for: spec, versions: versions()))
         }
         if let version, version >= 0, version < smallDefaultTrees.count {
@@ -62,7 +63,8 @@ enum VersionPath {
     private static func find<Spec: VersionPathSpec>(for spec: Spec.Type, versions: [Int?]) -> [[String]] {
         var candidates: Set<[String]>?
         // A few versions are enough to tell the version from constants; more would only cost.
-        for version in Set(versions.compactMap { $0 }).sorted().prefix(4) {
+        let tried = Set(versions.compactMap { $0 }).sorted().prefix(4)
+        for version in tried {
             guard let recorded = try? SpecRecordingEncoder.record(Spec(withVersion: version)) else {
                 return []
             }
@@ -70,7 +72,60 @@ enum VersionPath {
             collectIntegers(equalTo: version, in: recorded, path: [], into: &found)
             candidates = candidates.map { $0.intersection(found) } ?? found
         }
-        return (candidates ?? []).sorted { $0.lexicographicallyPrecedes($1) }
+        let sorted = (candidates ?? []).sorted { $0.lexicographicallyPrecedes($1) }
+        guard sorted.count > 1, tried.count == 1, let version = tried.first else {
+            return sorted
+        }
+        // A chain with one numbered version cannot tell the version from a constant equal to
+        // it (`"schema": 7` beside version 7) by the values alone: keep the places that the
+        // spec's key path reads, so that the answer does not depend on which chain asked first.
+        return readByKeyPath(sorted, of: spec, version: version)
+    }
+
+    /// The places among `candidates` whose value the spec's key path returns: each is changed in
+    /// a document the spec wrote, and the spec is decoded from it.
+    private static func readByKeyPath<Spec: VersionPathSpec>(
+        _ candidates: [[String]],
+        of spec: Spec.Type,
+        version: Int
+    ) -> [[String]] {
+        guard let written = try? JSONEncoder().encode(Spec(withVersion: version)),
+            let document = try? JSONSerialization.jsonObject(with: written)
+        else {
+            return candidates
+        }
+        var read: [[String]] = []
+        for path in candidates {
+            // One apart, within the range of whatever integer type the spec stores.
+            for changedVersion in [version &+ 1, version &- 1] {
+                guard let changed = replacing(path[...], in: document, with: changedVersion),
+                    let data = try? JSONSerialization.data(withJSONObject: changed),
+                    let decoded = try? JSONDecoder().decode(Spec.self, from: data)
+                else {
+                    continue
+                }
+                if decoded[keyPath: Spec.keyPathToVersion] == changedVersion {
+                    read.append(path)
+                }
+                break
+            }
+        }
+        return read.isEmpty ? candidates : read
+    }
+
+    private static func replacing(_ path: ArraySlice<String>, in document: Any, with value: Int) -> Any? {
+        guard let key = path.first, var object = document as? [String: Any], let child = object[key] else {
+            return nil
+        }
+        if path.count == 1 {
+            object[key] = value
+        } else {
+            guard let changed = replacing(path.dropFirst(), in: child, with: value) else {
+                return nil
+            }
+            object[key] = changed
+        }
+        return object
     }
 
     private static func collectIntegers(

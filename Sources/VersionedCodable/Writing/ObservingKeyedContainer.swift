@@ -52,52 +52,52 @@ struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         }
     }
     mutating func encode(_ value: Int, forKey key: Key) throws {
-        if shouldWrite(.integer, at: key) {
+        if shouldWrite(.value(.int(value)), at: key) {
             try base.encode(value, forKey: key)
         }
     }
     mutating func encode(_ value: Int8, forKey key: Key) throws {
-        if shouldWrite(.integer, at: key) {
+        if shouldWrite(.value(.int8(value)), at: key) {
             try base.encode(value, forKey: key)
         }
     }
     mutating func encode(_ value: Int16, forKey key: Key) throws {
-        if shouldWrite(.integer, at: key) {
+        if shouldWrite(.value(.int16(value)), at: key) {
             try base.encode(value, forKey: key)
         }
     }
     mutating func encode(_ value: Int32, forKey key: Key) throws {
-        if shouldWrite(.integer, at: key) {
+        if shouldWrite(.value(.int32(value)), at: key) {
             try base.encode(value, forKey: key)
         }
     }
     mutating func encode(_ value: Int64, forKey key: Key) throws {
-        if shouldWrite(.integer, at: key) {
+        if shouldWrite(.value(.int64(value)), at: key) {
             try base.encode(value, forKey: key)
         }
     }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
-        if shouldWrite(.integer, at: key) {
+        if shouldWrite(.value(.uint(value)), at: key) {
             try base.encode(value, forKey: key)
         }
     }
     mutating func encode(_ value: UInt8, forKey key: Key) throws {
-        if shouldWrite(.integer, at: key) {
+        if shouldWrite(.value(.uint8(value)), at: key) {
             try base.encode(value, forKey: key)
         }
     }
     mutating func encode(_ value: UInt16, forKey key: Key) throws {
-        if shouldWrite(.integer, at: key) {
+        if shouldWrite(.value(.uint16(value)), at: key) {
             try base.encode(value, forKey: key)
         }
     }
     mutating func encode(_ value: UInt32, forKey key: Key) throws {
-        if shouldWrite(.integer, at: key) {
+        if shouldWrite(.value(.uint32(value)), at: key) {
             try base.encode(value, forKey: key)
         }
     }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        if shouldWrite(.integer, at: key) {
+        if shouldWrite(.value(.uint64(value)), at: key) {
             try base.encode(value, forKey: key)
         }
     }
@@ -107,16 +107,32 @@ struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             return try base.encode(value, forKey: key)
         }
         switch node {
-        case .leaf:
-            if observer.shouldWrite(WrittenKind.of(value), at: node) {
+        case .leaf(let leaf, let path):
+            // Beside the version, the spec may write any value; the type's own copy of it is
+            // compared whole.
+            let kind = leaf.isVersion ? WrittenKind.of(value) : WrittenKind.recorded(value)
+            if leaf.isVersion, case .null = kind, T.self is any NilRepresentable.Type,
+                !(innermostWrappedType(of: T.self) is any BinaryInteger.Type)
+            {
+                // A `nil` of another type than an integer (`var version: String?` written with
+                // `encode`): the version written in its place would not read back into it.
+                observer.note(.clash(path: path, atVersion: true))
+                return
+            }
+            if observer.shouldWrite(kind, at: node) {
                 try base.encode(value, forKey: key)
             }
         case .object(let child):
             if let dictionary = value as? any StringKeyedDictionary {
                 // Written unwrapped so that its keys stay as they are; the spec's part is
-                // written into it from the root afterwards.
+                // written into it from the root afterwards, or with it where the coder would
+                // replace the dictionary with an object opened again.
                 observer.check(dictionary, at: child)
-                return try base.encode(value, forKey: key)
+                guard observer.isClear, !ReopenedObjects.areMerged(by: observer) else {
+                    return try base.encode(value, forKey: key)
+                }
+                observer.markMerged(child)
+                return try base.encode(dictionary.merging(child, by: observer), forKey: key)
             }
             try base.encode(MergingSpec(value: value, observer: observer, object: child), forKey: key)
         }
@@ -130,7 +146,7 @@ struct ObservingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             return
         }
         if !(T.self is any BinaryInteger.Type) {
-            observer.note(.clash(path: path))
+            observer.note(.clash(path: path, atVersion: true))
         }
     }
 

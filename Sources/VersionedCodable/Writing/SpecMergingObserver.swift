@@ -11,8 +11,9 @@
 final class SpecMergingObserver: Encoder {
     enum Finding {
         case clear
-        /// The type wrote a value of its own where the spec writes one.
-        case clash(path: [String])
+        /// The type wrote a value of its own where the spec writes one: the version, or another
+        /// field of the spec with a different value.
+        case clash(path: [String], atVersion: Bool)
         /// The type wrote something other than a keyed object where the spec needs one.
         case notAnObject(path: [String])
     }
@@ -103,17 +104,19 @@ final class SpecMergingObserver: Encoder {
         case .leaf(let leaf, let path):
             if leaf.isVersion {
                 switch kind {
-                case .integer, .null:
+                case .null:
+                    return false
+                case .value(let value) where value.isInteger:
                     return false
                 default:
-                    note(.clash(path: path))
+                    note(.clash(path: path, atVersion: true))
                     return true
                 }
             }
             if case .value(let value) = kind, let own = leaf.value, own.isSame(as: value) {
                 return false
             }
-            note(.clash(path: path))
+            note(.clash(path: path, atVersion: false))
             return true
         }
     }
@@ -170,7 +173,8 @@ final class SpecMergingObserver: Encoder {
         try write(object, into: &container)
     }
 
-    private func write(_ object: SpecObject, into container: inout KeyedEncodingContainer<PathKey>) throws {
+    /// Writes what the spec writes in `object` into `container`, which stands at it.
+    func write(_ object: SpecObject, into container: inout KeyedEncodingContainer<PathKey>) throws {
         for (key, node) in object.entries {
             switch node {
             case .leaf(let leaf, _):
@@ -193,6 +197,39 @@ final class SpecMergingObserver: Encoder {
         }
     }
 
+    /// Reports to the versioned value this one is a part of a place where both keep a version
+    /// and this part writes none (its version is `nil`): a part that writes one is seen there
+    /// as it writes it, but a place left empty would be filled with the enclosing value's
+    /// version, which the part would then read as its own.
+    func checkAbsentVersionsAgainstEnclosing() {
+        let enclosing: (observer: SpecMergingObserver, object: SpecObject)
+        if let encoder = base as? ObservingEncoder {
+            enclosing = (encoder.observer, encoder.object)
+        } else if let observer = base as? SpecMergingObserver {
+            enclosing = (observer, observer.tree.root)
+        } else {
+            return
+        }
+        func visit(_ object: SpecObject, _ outer: SpecObject) {
+            for (key, node) in object.entries {
+                guard let outerNode = outer.entry(key) else {
+                    continue
+                }
+                switch (node, outerNode) {
+                case (.object(let child), .object(let outerChild)):
+                    visit(child, outerChild)
+                case (.leaf(let leaf, _), .leaf(let outerLeaf, let outerPath)):
+                    if leaf.isVersion, leaf.value == nil, outerLeaf.isVersion {
+                        enclosing.observer.note(.clash(path: outerPath, atVersion: true))
+                    }
+                default:
+                    continue
+                }
+            }
+        }
+        visit(tree.root, enclosing.object)
+    }
+
     /// Throws what the observer found, if anything.
     ///
     /// At the root of a document the error is 1.2's case itself, so that `catch` clauses keep
@@ -210,12 +247,13 @@ final class SpecMergingObserver: Encoder {
         switch finding {
         case .clear:
             return
-        case .clash(let path):
+        case .clash(let path, let atVersion):
             error = .typeHasClashingVersionField
+            let what = atVersion ? "puts the version" : "writes another value"
             description =
                 "\(part) writes its own value at \(describeField(path)), where its VersionPathSpec "
-                + "(\(Value.VersionSpec.self)) puts the version. Rename that field or choose another version "
-                + "path; the version is never overwritten silently."
+                + "(\(Value.VersionSpec.self)) \(what). Rename that field or choose another version "
+                + "path; what the spec writes never overwrites the type's values silently."
         case .notAnObject(let path):
             error = .versionLocationNotAnObject(codingPath: partPath.map(\.stringValue) + path)
             description =
@@ -251,6 +289,11 @@ enum KeyNaming {
     private static let answers = LockedDictionary<ObjectIdentifier, [Answer]>()
 
     static func canName<Key: CodingKey>(_ object: SpecObject, with key: Key.Type) -> Bool {
+        if object.entries.count == 1 {
+            // One key, as the default spec writes: asking the key type costs less than
+            // looking the answer up under a lock.
+            return Key(stringValue: object.entries[0].key) != nil
+        }
         let type = ObjectIdentifier(key)
         let known = answers.value(for: type)
         if let known {

@@ -51,7 +51,7 @@ extension VersionedCodable {
     }
 
     private func downgradedStep() throws -> PreviousVersion {
-        guard PreviousVersion.self != NothingEarlier.self else {
+        guard PreviousVersion.self != NothingEarlier.self, PreviousVersion.self != Never.self else {
             throw VersionedEncodingError.noDowngrade(from: Self.self)
         }
         return try downgraded()
@@ -61,10 +61,14 @@ extension VersionedCodable {
         let tree = try VersionPath.tree(
             for: VersionSpec.self,
             version: version,
-            versions: VersionChain(for: Self.self).versions
+            versions: VersionChain(for: Self.self).versions,
+            userInfo: encoder.userInfo
         )
         let observer = SpecMergingObserver(tree: tree, base: encoder)
         try value.encode(to: observer)
+        if observer.isNested, version == nil {
+            observer.checkAbsentVersionsAgainstEnclosing()
+        }
         try observer.throwIfBlocked(writing: value)
         // Whatever the spec writes that was not merged where the type wrote it: open its
         // objects from the root, which merges into what the type wrote there.

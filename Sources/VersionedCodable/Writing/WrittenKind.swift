@@ -1,12 +1,12 @@
 /// What a value writes at one place, as far as merging a spec needs to know.
 enum WrittenKind {
-    /// An integer of any width: at the version's place, a mirror of the version.
-    case integer
     /// `null`, or nothing at all.
     case null
-    /// A string, a bool or a fraction.
+    /// A single value: a string, a bool, a number; an integer of any width at the version's
+    /// place mirrors the version. A keyed object or an array, where it is recorded to be
+    /// compared with what the spec writes there, is ``SpecValue/encodable(_:integer:)``.
     case value(SpecValue)
-    /// A keyed object, an array, or the version of a nested versioned value.
+    /// A keyed object or an array not recorded, or the version of a nested versioned value.
     case other
 
     /// Finds out what `value` writes, by encoding it into an encoder that keeps nothing. Only
@@ -18,6 +18,23 @@ enum WrittenKind {
         let probe = KindProbe()
         try? value.encode(to: probe)
         return probe.kind ?? .null
+    }
+
+    /// What `value` writes, with a keyed object or an array recorded whole, so that it can be
+    /// compared with what the spec writes at the same place.
+    static func recorded<T: Encodable>(_ value: T) -> WrittenKind {
+        let kind = of(value)
+        guard case .other = kind, !(value is LibraryVersion),
+            let node = try? SpecRecordingEncoder.recordNode(of: value, codingPath: [], userInfo: [:])
+        else {
+            return kind
+        }
+        switch node {
+        case .leaf(let recorded):
+            return .value(recorded)
+        case .object(let object):
+            return .value(.encodable(RecordedObjectValue(object: object), integer: nil))
+        }
     }
 }
 
@@ -50,16 +67,16 @@ private final class KindProbe: Encoder, SingleValueEncodingContainer {
     func encode(_ value: String) throws { set(.value(.string(value))) }
     func encode(_ value: Double) throws { set(.value(.double(value))) }
     func encode(_ value: Float) throws { set(.value(.float(value))) }
-    func encode(_ value: Int) throws { set(.integer) }
-    func encode(_ value: Int8) throws { set(.integer) }
-    func encode(_ value: Int16) throws { set(.integer) }
-    func encode(_ value: Int32) throws { set(.integer) }
-    func encode(_ value: Int64) throws { set(.integer) }
-    func encode(_ value: UInt) throws { set(.integer) }
-    func encode(_ value: UInt8) throws { set(.integer) }
-    func encode(_ value: UInt16) throws { set(.integer) }
-    func encode(_ value: UInt32) throws { set(.integer) }
-    func encode(_ value: UInt64) throws { set(.integer) }
+    func encode(_ value: Int) throws { set(.value(.int(value))) }
+    func encode(_ value: Int8) throws { set(.value(.int8(value))) }
+    func encode(_ value: Int16) throws { set(.value(.int16(value))) }
+    func encode(_ value: Int32) throws { set(.value(.int32(value))) }
+    func encode(_ value: Int64) throws { set(.value(.int64(value))) }
+    func encode(_ value: UInt) throws { set(.value(.uint(value))) }
+    func encode(_ value: UInt8) throws { set(.value(.uint8(value))) }
+    func encode(_ value: UInt16) throws { set(.value(.uint16(value))) }
+    func encode(_ value: UInt32) throws { set(.value(.uint32(value))) }
+    func encode(_ value: UInt64) throws { set(.value(.uint64(value))) }
     func encode<T: Encodable>(_ value: T) throws {
         if value is LibraryVersion {
             set(.other)

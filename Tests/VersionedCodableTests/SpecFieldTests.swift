@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import VersionedCodable
+
+// What a spec writes beside the version, and the versions it meets in a document: written as
+// a plain encode of the spec writes it, and never mistaken for the type's own data.
+
+extension CodingUserInfoKey {
+    static let writer = CodingUserInfoKey(rawValue: "writer")!
+}
+
+/// Writes who wrote the document, from the encoder's `userInfo`.
+struct SignedSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+    var version: Int?
+
+    init(withVersion version: Int?) {
+        self.version = version
+    }
+
+    init(from decoder: any Decoder) throws {
+        version = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .version)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(version, forKey: .version)
+        try container.encode(encoder.userInfo[.writer] as? String ?? "unknown", forKey: .writer)
+    }
+
+    enum CodingKeys: String, CodingKey { case version, writer }
+}
+
+/// Writes a constant that equals the version of the only type that uses it.
+struct ConstantSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+    var version: Int?
+    var schema = 7
+
+    init(withVersion version: Int?) {
+        self.version = version
+    }
+}
+
+/// Writes fields beside the version that a type may write too: an integer, an array and an
+/// object.
+struct ProducerSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+    struct Producer: Codable { var name: String; var build: Int }
+    var version: Int?
+    var schema = 7
+    var tags = ["a", "b"]
+    var producer = Producer(name: "tool", build: 42)
+
+    init(withVersion version: Int?) {
+        self.version = version
+    }
+}
+
+@Suite("What a spec writes beside the version")
+struct SpecFieldTests {
+    struct Signed: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = SignedSpec
+        var text: String
+    }
+
+    struct Constant: VersionedCodable, Equatable {
+        static let version: Int? = 7
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = ConstantSpec
+        var schema: Int
+    }
+
+    struct SameFields: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = ProducerSpec
+        struct Producer: Codable, Equatable { var name: String; var build: Int; var host: String }
+        var schema: Int
+        var tags: [String]
+        var producer: Producer
+    }
+
+    /// A string field at the version's place, written by hand with `encode` even when `nil`.
+    struct HandWrittenLabel: VersionedCodable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        var version: String?
+        var body: String
+
+        enum CodingKeys: String, CodingKey { case version, body }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(version, forKey: .version)
+            try container.encode(body, forKey: .body)
+        }
+    }
+
+    /// A part with no version at the place where the document keeps its own.
+    struct Unversioned: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        var editor: String
+    }
+
+    struct PartAtVersionParent: VersionedCodable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: Versioned<Unversioned>
+    }
+
+    /// Writes itself as a part with no version, where it keeps its own version.
+    struct ForwardsToPart: VersionedCodable {
+        static let version: Int? = 5
+        typealias PreviousVersion = NothingEarlier
+        var part: Unversioned
+        init(part: Unversioned) { self.part = part }
+        init(from decoder: any Decoder) throws { part = try Versioned<Unversioned>(from: decoder).wrappedValue }
+        func encode(to encoder: any Encoder) throws { try Versioned(part).encode(to: encoder) }
+    }
+
+    @Test("A spec that reads the encoder's userInfo writes what a plain encode of it writes")
+    func specSeesUserInfo() throws {
+        let encoder = JSONEncoder()
+        encoder.userInfo[.writer] = "service-7"
+        let data = try encoder.encode(versioned: Signed(text: "t"))
+        let object = try VersionPlacementTests.object(data)
+        #expect(object["writer"] as? String == "service-7")
+        #expect(object["version"] as? Int == 3)
+        #expect(try JSONDecoder().decode(versioned: Signed.self, from: data) == Signed(text: "t"))
+    }
+
+    @Test("A constant that equals the only version is the spec's field, not a place for a mirror")
+    func constantEqualToTheOnlyVersion() throws {
+        for (_, encode) in VersionPlacementTests.formats {
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try Constant(schema: 3).encodeTransparently(using: encode)
+            }
+            let same = try Constant(schema: 7).encodeTransparently(using: encode)
+            #expect(try VersionPlacementTests.decode(Constant.self, same).wrappedValue == Constant(schema: 7))
+        }
+    }
+
+    @Test("Integers, arrays and objects a type writes as the spec does are no clash")
+    func sameValuesAsTheSpec() throws {
+        let value = SameFields(schema: 7, tags: ["a", "b"], producer: .init(name: "tool", build: 42, host: "h"))
+        for (_, encode) in VersionPlacementTests.formats {
+            let data = try value.encodeTransparently(using: encode)
+            let object = try VersionPlacementTests.object(data)
+            #expect(object["schema"] as? Int == 7)
+            #expect(object["tags"] as? [String] == ["a", "b"])
+            #expect((object["producer"] as? [String: Any])?["host"] as? String == "h")
+            #expect(try VersionPlacementTests.decode(SameFields.self, data).wrappedValue == value)
+        }
+        let different = SameFields(schema: 7, tags: ["b"], producer: .init(name: "tool", build: 42, host: "h"))
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: different)
+        }
+    }
+
+    @Test("A nil string written with encode where the version goes is a clash, not an unreadable document")
+    func nilNonIntegerWrittenByHand() throws {
+        for (_, encode) in VersionPlacementTests.formats {
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try HandWrittenLabel(version: nil, body: "b").encodeTransparently(using: encode)
+            }
+        }
+    }
+
+    @Test("A part with no version where the document keeps its own is a clash")
+    func unversionedPartAtVersionPlace() throws {
+        let nested = PartAtVersionParent(_metadata: Versioned(Unversioned(editor: "Ada")))
+        let root = ForwardsToPart(part: Unversioned(editor: "Ada"))
+        for (_, encode) in VersionPlacementTests.formats {
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try nested.encodeTransparently(using: encode)
+            }
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try root.encodeTransparently(using: encode)
+            }
+        }
+    }
+}
