@@ -6,7 +6,7 @@ import Foundation
 /// that the program's own chain declares: the spec is never handed a made-up value. The version
 /// is at the integer leaves that hold the version the spec was made with, for every version
 /// tried, so a constant the spec also writes (a format number) is told apart from it as soon as
-/// the chain has two versions.
+/// the chain has two versions; with one, by which of them the spec's key path reads.
 enum VersionPath {
     /// The keys from the root to each place where the spec keeps the version; empty when the
     /// spec does not write the version as an integer in keyed objects.

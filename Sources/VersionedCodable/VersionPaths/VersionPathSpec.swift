@@ -23,9 +23,11 @@
 /// ```
 ///
 /// When encoding, the version is merged into whatever the type writes at the same place, so a
-/// type may keep its own fields in `_metadata` next to the version. A type that writes its own
-/// value at the version's exact path makes encoding throw
-/// ``VersionedEncodingError/typeHasClashingVersionField``.
+/// type may keep its own fields in `_metadata` next to the version. An integer or `nil` that
+/// the type writes at the version's exact path mirrors the version and is written with it, as
+/// in VersionedCodable 1.2; any other value there makes encoding throw
+/// ``VersionedEncodingError/typeHasClashingVersionField`` rather than be overwritten. A spec
+/// may write more than the version; everything it writes is merged into the document.
 ///
 /// The spec must write the version as an integer in nested keyed containers (as a synthesized
 /// `Codable` conformance does); then encoding can merge it and detect clashes.
