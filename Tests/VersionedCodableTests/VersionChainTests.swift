@@ -83,6 +83,41 @@ struct VersionChainTests {
         #expect(old.text == "d")
     }
 
+    @Test("After a chain has been found sound, a document too new, too old or in a gap still gets its own error")
+    func errorsAfterTheChainIsKnownSound() throws {
+        // The same thread decodes a good document first, so the chain is known sound when the
+        // others come.
+        let good = try JSONDecoder().decode(versioned: GapNew.self, from: Data(#"{"version":3,"text":"a"}"#.utf8))
+        #expect(good.text == "a")
+        do {
+            _ = try JSONDecoder().decode(versioned: GapNew.self, from: Data(#"{"version":9,"text":"b"}"#.utf8))
+            Issue.record("decoded a document newer than the chain")
+        } catch VersionedDecodingError.documentVersionTooNew(let found, let newest) {
+            #expect(found == 9)
+            #expect(ObjectIdentifier(newest) == ObjectIdentifier(GapNew.self))
+        }
+        for stored in ["2", "0", "null"] {
+            #expect(throws: VersionedDecodingError.unsupportedVersion(tried: GapOld.self)) {
+                try JSONDecoder().decode(
+                    versioned: GapNew.self,
+                    from: Data(#"{"version":\#(stored),"text":"c"}"#.utf8)
+                )
+            }
+        }
+        struct Shelf: Decodable { var notes: [Versioned<GapNew>] }
+        let shelf = Data(#"{"notes": [{"version":3,"text":"a"}, {"version":9,"text":"b"}]}"#.utf8)
+        do {
+            _ = try JSONDecoder().decode(Shelf.self, from: shelf)
+            Issue.record("decoded a part newer than the chain")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.debugDescription.contains("has version 9"))
+            guard case VersionedDecodingError.documentVersionTooNew(9, _)? = context.underlyingError else {
+                Issue.record("underlying error: \(String(describing: context.underlyingError))")
+                return
+            }
+        }
+    }
+
     // snippet: validate-chain
     @Test("The poem chain is sound")
     func poemChainIsValid() throws {

@@ -10,7 +10,10 @@ extension VersionedCodable {
         // A migration step's error comes wrapped with the step; at the root it is handed back
         // unchanged, as 1.2 did.
         let step = thrown as? MigrationStepFailure
-        let error = step?.error ?? thrown
+        var error = step?.error ?? thrown
+        if step == nil, case VersionedDecodingError.unsupportedVersion(let tried) = error {
+            error = unsupportedVersionError(tried: tried, decoder: decoder) ?? error
+        }
         let codingPath = decoder.codingPath
         guard !codingPath.isEmpty, step != nil || !(error is DecodingError) else {
             return error
@@ -45,6 +48,29 @@ extension VersionedCodable {
 }
 
 /// `items[3].note`, as a person would write the place of a value in a document.
+extension VersionedCodable {
+    /// The error for a document whose version the walk down the chain did not find: the walk
+    /// ends at the oldest type, so a document newer than the newest type is told apart here.
+    ///
+    /// `nil` when the error did not come from the walk (a migration or a type's own decoding
+    /// threw it) or says all there is to say.
+    static func unsupportedVersionError(tried: any VersionedCodable.Type, decoder: any Decoder) -> (any Error)? {
+        let chain = VersionChain(for: Self.self)
+        guard tried == chain.oldest,
+            let stored = try? readStoredVersion(from: SharedRootDecoder(base: decoder)),
+            !chain.contains(version: stored)
+        else {
+            return nil
+        }
+        do {
+            try chain.checkCanDecode(storedVersion: stored)
+        } catch {
+            return error
+        }
+        return nil
+    }
+}
+
 func describePath(_ path: [any CodingKey]) -> String {
     var text = ""
     for key in path {

@@ -72,12 +72,19 @@ extension VersionedCodable {
     static func _openVersioned(from decoder: any Decoder) throws -> SharedRootDecoder {
         let shared = SharedRootDecoder(base: decoder)
         let storedVersion = try readStoredVersion(from: shared)
+        shared.storedVersion = storedVersion
+        // A chain this thread has found sound needs no more checking: the walk down it ends at
+        // the stored version, or at the oldest type with `unsupportedVersion`, which
+        // `locatingFailure(_:of:)` then tells apart from a document that is too new.
+        if PerThreadAnswers.answer(.chainIsSound, for: Self.self) == true {
+            return shared
+        }
         let chain = VersionChain(for: Self.self)
         if chain.problem != nil || !chain.contains(version: storedVersion) {
             try chain.checkCanDecode(storedVersion: storedVersion)
             throw VersionedDecodingError.unsupportedVersion(tried: chain.oldest)
         }
-        shared.storedVersion = storedVersion
+        PerThreadAnswers.keep(true, .chainIsSound, for: Self.self)
         return shared
     }
 
