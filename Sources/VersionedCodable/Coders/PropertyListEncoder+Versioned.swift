@@ -17,7 +17,10 @@ extension PropertyListEncoder {
     /// - Throws: ``VersionedEncodingError/typeHasClashingVersionField`` when the type writes its
     ///   own value where the version goes, and any error the type's encoding throws.
     public func encode(versioned value: any VersionedCodable) throws -> Data {
-        try VersionedEncodingError.unwrapping { try encode(VersionedRoot(value: value)) }
+        let versionsToWrite = userInfo.isEmpty ? nil : userInfo[.versionsToWrite] as? VersionsToWrite
+        return try VersionedEncodingError.unwrapping {
+            try encode(VersionedRoot(value: value, versionsToWrite: versionsToWrite))
+        }
     }
 
     /// Encodes a versioned value as an older version of its type, for readers that only know

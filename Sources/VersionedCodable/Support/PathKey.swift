@@ -23,6 +23,9 @@ struct PathKey: CodingKey {
         self.init(stringValue)
     }
 
+    /// The default spec's key.
+    static let version = PathKey("version")
+
     init?(intValue: Int) {
         stringValue = String(intValue)
         storedIntValue = intValue

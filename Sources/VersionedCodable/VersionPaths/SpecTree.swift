@@ -33,7 +33,22 @@ final class SpecObject {
     /// The keys from the root to this object, for error messages.
     let path: [String]
 
+    /// Whether the object holds one key, `version`, as the default spec's root does: whether a
+    /// key type can name it is kept per thread (see ``PerThreadAnswers``).
+    let holdsOnlyVersionKey: Bool
+    /// The version, when all the object holds is a version written as an `Int` under
+    /// `version`, as the default spec writes it: written without walking the entries.
+    let onlyVersion: Int?
+
     init(index: Int, entries: [(key: String, node: SpecNode)], hasContent: Bool, path: [String]) {
+        self.holdsOnlyVersionKey = entries.count == 1 && entries[0].key == "version"
+        if holdsOnlyVersionKey, case .leaf(let leaf, _) = entries[0].node, leaf.isVersion,
+            case .int(let version)? = leaf.value
+        {
+            onlyVersion = version
+        } else {
+            onlyVersion = nil
+        }
         self.index = index
         self.entries = entries
         self.hasContent = hasContent

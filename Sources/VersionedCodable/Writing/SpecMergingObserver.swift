@@ -71,7 +71,17 @@ final class SpecMergingObserver: Encoder {
         guard KeyNaming.canName(object, with: Key.self) else {
             return container
         }
-        return KeyedEncodingContainer(ObservingKeyedContainer(base: container, observer: self, object: object))
+        return watching(container, at: object)
+    }
+
+    /// `container`, watched at `object`. Out of line, so that the common path, a container
+    /// that needs no watching, does not look up the watching container's generic type.
+    @inline(never)
+    private func watching<Key: CodingKey>(
+        _ container: KeyedEncodingContainer<Key>,
+        at object: SpecObject
+    ) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(ObservingKeyedContainer(base: container, observer: self, object: object))
     }
 
     func unkeyedContainer(of encoder: any Encoder, at object: SpecObject) -> any UnkeyedEncodingContainer {
@@ -170,6 +180,10 @@ final class SpecMergingObserver: Encoder {
         }
         markMerged(object)
         var container = encoder.container(keyedBy: PathKey.self)
+        if let version = object.onlyVersion, !isNested {
+            // The default spec's root, on every encode.
+            return try container.encode(version, forKey: .version)
+        }
         try write(object, into: &container)
     }
 
@@ -289,10 +303,15 @@ enum KeyNaming {
     private static let answers = LockedDictionary<ObjectIdentifier, [Answer]>()
 
     static func canName<Key: CodingKey>(_ object: SpecObject, with key: Key.Type) -> Bool {
-        if object.entries.count == 1 {
-            // One key, as the default spec writes: asking the key type costs less than
-            // looking the answer up under a lock.
-            return Key(stringValue: object.entries[0].key) != nil
+        if object.holdsOnlyVersionKey {
+            // The default spec's root, met on every encode: the answer is kept per thread,
+            // without a lock.
+            if let known = PerThreadAnswers.answer(.keyTypeNamesVersion, for: Key.self) {
+                return known
+            }
+            let canName = canMake(Key.self, from: "version")
+            PerThreadAnswers.keep(canName, .keyTypeNamesVersion, for: Key.self)
+            return canName
         }
         let type = ObjectIdentifier(key)
         let known = answers.value(for: type)
@@ -306,6 +325,13 @@ enum KeyNaming {
         answers.store((known ?? []) + [Answer(keys: keys, canName: canName)], for: type)
         return canName
     }
+}
+
+/// Whether `Key(stringValue: string)` makes a key. Out of line, so that a caller that finds the
+/// answer kept does not look up `Optional<Key>`'s generic type first.
+@inline(never)
+private func canMake<Key: CodingKey>(_ key: Key.Type, from string: String) -> Bool {
+    Key(stringValue: string) != nil
 }
 
 /// An object of the spec that a value opened as a nested container, with that container.

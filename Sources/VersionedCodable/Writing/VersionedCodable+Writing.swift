@@ -1,4 +1,17 @@
 extension VersionedCodable {
+    /// Writes the value at the root of a document that `encode(versioned:)` writes, with the
+    /// list of older versions the encoder object's `userInfo` holds, if any.
+    ///
+    /// Read from the encoder object once, rather than from the encoder each value is written
+    /// to, whose `userInfo` Foundation's coders convert on every read. The root needs no stack
+    /// check: the first versioned part inside the document starts counting.
+    func encodeVersionedAtRoot(to encoder: any Encoder, versionsToWrite: VersionsToWrite?) throws {
+        guard let requested = versionsToWrite?.version(for: Self.self), requested != Self.version else {
+            return try Self.write(self, asVersion: Self.version, to: encoder)
+        }
+        try encodeVersioned(asVersion: requested, to: encoder)
+    }
+
     /// Writes the value, then what its spec writes for its type's version, merged.
     ///
     /// A ``VersionsToWrite`` list in the encoder's `userInfo` may ask for an older version.
@@ -83,8 +96,10 @@ extension VersionedCodable {
 /// every call.
 struct VersionedRoot: Encodable {
     let value: any VersionedCodable
+    /// The encoder object's list of older versions to write.
+    let versionsToWrite: VersionsToWrite?
 
     func encode(to encoder: any Encoder) throws {
-        try value.encodeVersioned(to: encoder)
+        try value.encodeVersionedAtRoot(to: encoder, versionsToWrite: versionsToWrite)
     }
 }
