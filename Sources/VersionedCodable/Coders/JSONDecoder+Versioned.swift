@@ -18,10 +18,13 @@ extension JSONDecoder {
     /// - Returns: The document as `expectedType`.
     /// - Throws: `DecodingError` when the data is malformed, ``VersionedDecodingError`` when its
     ///   version is not in the chain, and any error a migration step throws.
+    @inlinable
     public func decode<ExpectedType: VersionedCodable>(
         versioned expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> ExpectedType {
+        // Inlinable, so that the caller's module looks `Versioned<ExpectedType>` up once rather
+        // than on every call.
         try decode(Versioned<ExpectedType>.self, from: data).wrappedValue
     }
 
@@ -43,6 +46,7 @@ extension JSONDecoder {
     ///   - data: The encoded document, of any version in the type's chain.
     /// - Returns: The migrated value with the version it was stored as.
     /// - Throws: The same errors as ``decode(versioned:from:)``.
+    @inlinable
     public func decodeWithStoredVersion<ExpectedType: VersionedCodable>(
         _ expectedType: ExpectedType.Type,
         from data: Data

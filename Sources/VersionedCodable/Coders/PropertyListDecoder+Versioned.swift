@@ -24,10 +24,13 @@ extension PropertyListDecoder {
     ///   it, because Foundation's XML reader stops the process on such input; so is text that
     ///   starts with a zero byte, as UTF-16 without a byte order mark does, which Foundation
     ///   cannot read.
+    @inlinable
     public func decode<ExpectedType: VersionedCodable>(
         versioned expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> ExpectedType {
+        // Inlinable, so that the caller's module looks `Versioned<ExpectedType>` up once rather
+        // than on every call.
         try decodeWithStoredVersion(expectedType, from: data).wrappedValue
     }
 
@@ -49,6 +52,7 @@ extension PropertyListDecoder {
     ///   - data: The encoded document, of any version in the type's chain.
     /// - Returns: The migrated value with the version it was stored as.
     /// - Throws: The same errors as ``decode(versioned:from:)``.
+    @inlinable
     public func decodeWithStoredVersion<ExpectedType: VersionedCodable>(
         _ expectedType: ExpectedType.Type,
         from data: Data

@@ -24,6 +24,7 @@ import Foundation
 /// processing instruction, never a `>`; the `-->` of a comment is looked for after its `<!--`;
 /// an element's tag, and a `DOCTYPE` without an internal subset, end at the first `>`, quotes or
 /// not, as Foundation reads no attributes.
+@usableFromInline
 enum PropertyListInputCheck {
     /// How deeply arrays and dictionaries may nest: far deeper than any real document, and
     /// shallow enough to leave more than half of a 512 KB thread stack to the caller.
@@ -43,6 +44,7 @@ enum PropertyListInputCheck {
     ///   dictionaries more than ``maximumNesting`` deep, that is not valid in the encoding
     ///   Foundation would read it in, or that starts with a zero byte, as UTF-16 and UTF-32 do
     ///   without a byte order mark.
+    @usableFromInline
     static func check(_ data: Data) throws {
         let finding = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Finding? in
             // Binary property lists start with this, whatever follows, as Foundation tells them.
@@ -55,7 +57,9 @@ enum PropertyListInputCheck {
                 if byteOrderMarkLength == 0, text.prefix(2).contains(0) {
                     return .zeroByteAtStart
                 }
-                return scan(text, validatingUTF8: byteOrderMarkLength > 0 || declaresUTF8(text))
+                // Text that is all ASCII is UTF-8 whatever it declares; most documents are.
+                let validating = !isASCII(text) && (byteOrderMarkLength > 0 || declaresUTF8(text))
+                return scan(text, validatingUTF8: validating)
             case .transcoded(let encoding, let name, let byteOrderMarkLength):
                 // The conversion Foundation makes before it scans, so the same characters.
                 guard var text = String(bytes: buffer[byteOrderMarkLength...], encoding: encoding) else {
@@ -147,7 +151,7 @@ enum PropertyListInputCheck {
                 // The declaration ends without naming an encoding, or Foundation throws.
                 return true
             }
-            if text[index...].starts(with: "encoding=".utf8) {
+            if byte == UInt8(ascii: "e"), text[index...].starts(with: "encoding=".utf8) {
                 let quote = text[index + 9]
                 guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
                     return true
@@ -245,6 +249,25 @@ enum PropertyListInputCheck {
         return nil
     }
 
+    /// Whether every byte of `text` is ASCII, looked at eight bytes at a time.
+    private static func isASCII(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard let base = text.baseAddress else {
+            return true
+        }
+        let count = text.count
+        var position = 0
+        var seen: UInt64 = 0
+        while position &+ 8 <= count {
+            seen |= base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            position &+= 8
+        }
+        while position < count {
+            seen |= UInt64(text[position])
+            position &+= 1
+        }
+        return seen & 0x8080_8080_8080_8080 == 0
+    }
+
     /// The white space Foundation skips before deciding whether a property list is XML.
     private static func isWhiteSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
@@ -305,6 +328,21 @@ private struct MarkupReader {
     mutating func skipASCII(until stop: UInt8) {
         var position = index
         let count = text.count
+        if let base = text.baseAddress {
+            // Eight bytes at a time while none of them is `stop` or above ASCII: a byte equal to
+            // `stop` is a zero byte of `word ^ stops`, which the borrow trick finds.
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highBits: UInt64 = 0x8080_8080_8080_8080
+            let stops = UInt64(stop) &* ones
+            while position &+ 8 <= count {
+                let word = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                let matched = word ^ stops
+                if (matched &- ones) & ~matched & highBits != 0 || word & highBits != 0 {
+                    break
+                }
+                position &+= 8
+            }
+        }
         while position < count {
             let byte = text[position]
             if byte == stop || byte >= 0x80 {

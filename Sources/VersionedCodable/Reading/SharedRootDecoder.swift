@@ -106,11 +106,20 @@ internal typealias ForwardedKey = SharedRootKey.CodingKeys
 /// Errors that pass through it are given the type's own key back in place of the root's key,
 /// so that a `DecodingError` reads as it would without versioning.
 ///
-/// It holds two references and nothing else: the standard library's box copies the view for
+/// It holds one retained reference and nothing else: the standard library's box copies the view for
 /// every field a type reads.
 struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let root: KeyedDecodingContainer<ForwardedKey>
-    let layout: VersionPlaces
+    // Not retained: every layout lives as long as the process (the default spec's is a
+    // constant, a custom spec's is cached for good), and the view is copied for every field a
+    // type reads.
+    unowned(unsafe) let layout: VersionPlaces
+
+    @inline(__always)
+    init(root: KeyedDecodingContainer<ForwardedKey>, layout: VersionPlaces) {
+        self.root = root
+        self.layout = layout
+    }
 
     var codingPath: [any CodingKey] { root.codingPath }
 
