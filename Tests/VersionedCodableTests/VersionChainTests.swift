@@ -203,6 +203,40 @@ struct VersionChainTests {
         }
     }
 
+    /// A generic type whose previous version is itself with another argument: every type of
+    /// its chain is new, and the chain never ends. Each has a version of its own.
+    struct Endless<T: Codable>: VersionedCodable {
+        static var version: Int? { Int(bitPattern: UInt(bitPattern: ObjectIdentifier(Self.self))) }
+        typealias PreviousVersion = Endless<[T]>
+        var x: Int?
+        init(from old: Endless<[T]>) throws { x = old.x }
+    }
+
+    /// The same shape, with the `nil` version for every type.
+    struct EndlessUnversioned<T: Codable>: VersionedCodable {
+        static var version: Int? { nil }
+        typealias PreviousVersion = EndlessUnversioned<[T]>
+        var x: Int?
+        init(from old: EndlessUnversioned<[T]>) throws { x = old.x }
+    }
+
+    @Test("A chain that never ends is reported instead of walked forever")
+    func endlessChain() throws {
+        #expect(VersionChain(for: Endless<Int>.self).problem == .tooLong(Endless<Int>.self, count: 10_000))
+        do {
+            _ = try JSONDecoder().decode(versioned: Endless<Int>.self, from: Data(#"{"x": 1}"#.utf8))
+            Issue.record("decoded through a chain that never ends")
+        } catch VersionedDecodingError.invalidVersionChain(let problem) {
+            #expect("\(problem)".contains("Endless<Int>"))
+            #expect("\(problem)".contains("never ends"))
+        }
+        #expect(throws: VersionedDecodingError.self) { try EndlessUnversioned<Int>.validateVersionChain() }
+        guard case .duplicateVersion? = VersionChain(for: EndlessUnversioned<Int>.self).problem else {
+            Issue.record("an endless chain of nil versions is not reported as two nil versions")
+            return
+        }
+    }
+
     @Test("A type that is its own previous version is a loop")
     func selfLoopIsReported() throws {
         #expect(

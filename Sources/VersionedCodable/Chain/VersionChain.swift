@@ -35,28 +35,33 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     private init(walkingFrom newest: any VersionedCodable.Type) {
         var types: [any VersionedCodable.Type] = []
         var seen: Set<ObjectIdentifier> = []
+        var firstWithVersion: [Int?: any VersionedCodable.Type] = [:]
         var problem: VersionChainProblem?
         var current = newest
+        // Each problem ends the walk where it is found, so that a chain that never ends (a
+        // generic type whose previous version is itself with another argument) is reported
+        // too, rather than walked forever.
         while current != NothingEarlier.self {
             guard seen.insert(ObjectIdentifier(current)).inserted else {
                 problem = .typeAppearsTwice(current, chain: types)
                 break
             }
             types.append(current)
-            current = current.previousVersionType
-        }
-        if problem == nil {
-            var firstWithVersion: [Int?: any VersionedCodable.Type] = [:]
             // `Never` can end a chain below a type whose version is also `nil`, as in 1.2: it is
             // uninhabited, so no document is ever decoded as it, and the type above it is found
             // first.
-            for type in types where type != Never.self {
-                if let earlier = firstWithVersion[type.version] {
-                    problem = .duplicateVersion(type.version, types: [earlier, type])
+            if current != Never.self {
+                if let earlier = firstWithVersion[current.version] {
+                    problem = .duplicateVersion(current.version, types: [earlier, current])
                     break
                 }
-                firstWithVersion[type.version] = type
+                firstWithVersion[current.version] = current
             }
+            guard types.count < VersionChain.maximumLength else {
+                problem = .tooLong(newest, count: types.count)
+                break
+            }
+            current = current.previousVersionType
         }
         self.types = types
         self.versions = types.map { $0.version }
@@ -72,6 +77,10 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     /// The versions as a range, when they are every integer from the smallest to the largest
     /// once, and no `nil`: then finding a stored version in a long chain is one comparison.
     private let versionRange: ClosedRange<Int>?
+
+    /// The most types a chain may have. Far more than any type's history, and few enough to
+    /// walk quickly: a chain that is longer never ends.
+    public static let maximumLength = 10_000
 
     /// The specs the chain's types keep their versions with, each once, newest first.
     let specs: [any VersionPathSpec.Type]
@@ -187,6 +196,11 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
     /// ``VersionPathSpec/init(withVersion:)`` sets.
     case versionNotReadBack(any VersionedCodable.Type, readAs: Int?)
 
+    /// The chain from this type has more than ``VersionChain/maximumLength`` types without
+    /// reaching ``NothingEarlier``: a generic type whose `PreviousVersion` is itself with
+    /// another argument (`Item<[T]>` before `Item<T>`) never ends.
+    case tooLong(any VersionedCodable.Type, count: Int)
+
     /// A sentence that names the types involved.
     public var description: String {
         switch self {
@@ -198,6 +212,10 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
             let names = (chain.map { "\($0)" } + ["\(type)"]).joined(separator: " → ")
             return "\(type) appears twice in its version chain (\(names)); "
                 + "PreviousVersion must lead to NothingEarlier."
+        case .tooLong(let type, let count):
+            return "The version chain of \(type) has more than \(count - 1) types without reaching NothingEarlier; "
+                + "a generic type whose PreviousVersion is itself with another argument never ends. "
+                + "End the chain with a type whose PreviousVersion is NothingEarlier."
         case .versionNotReadBack(let type, let read):
             return "\(type) writes version \(describeVersion(type.version)) through \(type.versionSpecType), "
                 + "but a document holding it reads back as version \(describeVersion(read)); "
@@ -214,6 +232,8 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
             return t1 == t2 && c1.elementsEqual(c2, by: ==)
         case (.versionNotReadBack(let t1, let r1), .versionNotReadBack(let t2, let r2)):
             return t1 == t2 && r1 == r2
+        case (.tooLong(let t1, let c1), .tooLong(let t2, let c2)):
+            return t1 == t2 && c1 == c2
         default:
             return false
         }
