@@ -58,7 +58,11 @@ extension PropertyListDecoder {
         from data: Data
     ) throws -> Versioned<ExpectedType> {
         try PropertyListInputCheck.check(data)
-        return try decode(Versioned<ExpectedType>.self, from: data)
+        do {
+            return try decode(Versioned<ExpectedType>.self, from: data)
+        } catch {
+            throw PropertyListInputCheck.decodingError(for: error)
+        }
     }
 
     /// Reads the version a document is stored with, without decoding the document.
@@ -91,6 +95,10 @@ extension PropertyListDecoder {
         from data: Data
     ) throws -> Int? {
         try PropertyListInputCheck.check(data)
-        return try decode(StoredVersionReader<ExpectedType>.self, from: data).version
+        do {
+            return try decode(StoredVersionReader<ExpectedType>.self, from: data).version
+        } catch {
+            throw PropertyListInputCheck.decodingError(for: error)
+        }
     }
 }

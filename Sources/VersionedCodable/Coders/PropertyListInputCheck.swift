@@ -34,6 +34,12 @@ enum PropertyListInputCheck {
     /// root and a value such as `<string>` inside the innermost one, which the scan counts too.
     static let maximumElementDepth = maximumNesting + 2
 
+    /// How many arrays and dictionaries reading a binary property list may meet, counting one
+    /// that several others refer to once for each: Foundation reads a shared one again for every
+    /// reference, so forty dictionaries that each refer to the next twice would be read 2⁴⁰
+    /// times. No property list that Foundation's encoder writes shares them.
+    static let maximumExpansion = 1_000_000
+
     /// Throws when Foundation could stop the process while reading `data`.
     ///
     /// Runs before every versioned property list decode, so the usual input, UTF-8 XML, takes one
@@ -49,7 +55,10 @@ enum PropertyListInputCheck {
         let finding = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Finding? in
             // Binary property lists start with this, whatever follows, as Foundation tells them.
             if buffer.starts(with: "bplist".utf8) {
-                return nil
+                return BinaryPropertyListCheck(buffer).flatMap {
+                    $0.check(maximumDepth: maximumNesting, maximumExpansion: maximumExpansion)
+                }
+                .map(Finding.binary)
             }
             switch TextEncoding(byteOrderMarkOf: buffer) {
             case .utf8(let byteOrderMarkLength):
@@ -78,6 +87,19 @@ enum PropertyListInputCheck {
             throw corrupted("is not valid UTF-8")
         case .tooDeep:
             throw corrupted("nests arrays and dictionaries more than \(maximumNesting) deep")
+        case .binary(.tooDeep):
+            throw corrupted(
+                "nests arrays and dictionaries more than \(maximumNesting) deep",
+                format: "binary property list"
+            )
+        case .binary(.containsItself):
+            throw corrupted("has an array or dictionary that contains itself", format: "binary property list")
+        case .binary(.expandsTooFar):
+            throw corrupted(
+                "refers to the same arrays and dictionaries so often that reading it would meet more than "
+                    + "\(maximumExpansion) of them",
+                format: "binary property list"
+            )
         case .zeroByteAtStart:
             // Foundation reads UTF-16 and UTF-32 without a byte order mark as UTF-8, and fails on
             // the zero byte that each ASCII character has in them with "unknown tag" or
@@ -91,6 +113,24 @@ enum PropertyListInputCheck {
         }
     }
 
+    /// `error` as the `DecodingError` a malformed document throws, when Foundation's binary
+    /// property list reader threw an error of its own (an object number out of range, a string
+    /// longer than the document) rather than a `DecodingError`; any other error as it is, so that
+    /// a migration step's error reaches the caller unchanged.
+    @usableFromInline
+    static func decodingError(for error: any Error) -> any Error {
+        guard !(error is DecodingError), String(reflecting: type(of: error)).hasSuffix(".BPlistError") else {
+            return error
+        }
+        return DecodingError.dataCorrupted(
+            .init(
+                codingPath: [],
+                debugDescription: "The binary property list is not valid: \(error).",
+                underlyingError: error
+            )
+        )
+    }
+
     /// The error for a refused property list; `format` is "property list" where the refusal
     /// does not depend on the document being XML.
     private static func corrupted(_ problem: String, format: String = "XML property list") -> DecodingError {
@@ -102,6 +142,7 @@ enum PropertyListInputCheck {
         case notUTF8
         case tooDeep
         case zeroByteAtStart
+        case binary(BinaryPropertyListCheck.Finding)
     }
 
     /// The encoding Foundation reads a text property list in, told by its byte order mark the way
