@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus in Corpus/: a document of every version of the fuzz target's four
+"""Writes the seed corpus in Corpus/: a document of every version of the fuzz target's five
 types in JSON, XML property list and binary property list, XML property lists in every
 encoding Foundation reads them in (and UTF-16 without the byte order mark it needs), XML
 with the markup whose end the versioned decode's depth check must find where Foundation
@@ -18,10 +18,15 @@ import plistlib
 CORPUS = pathlib.Path(__file__).resolve().parent / "Corpus"
 
 # The fields of each version of Article (version at the root), TaggedNote (version in _meta),
-# HeaderedNote (version in the first of its headers) and UnwrappedNote (version in an optional
-# _meta), with the shapes that HeaderedNote's and UnwrappedNote's key paths would trap on.
+# HeaderedNote (version in the first of its headers), UnwrappedNote (version in an optional
+# _meta) and Outline (a tree of versioned parts), with the shapes that HeaderedNote's and
+# UnwrappedNote's key paths would trap on.
 DOCUMENTS = {
     "article-v0": {"title": "Ode", "words": ["to", "a", "nightingale"]},
+    "outline-v1": {
+        "version": 1, "title": "Odes",
+        "children": [{"version": 1, "title": "Ode", "children": [{"version": 1, "children": []}]}],
+    },
     "article-v1": {"version": 1, "title": "Ode", "paragraphs": [["My", "heart"], []], "draft": True},
     "article-v2": {"version": 2, "title": "Ode", "subtitle": "Ä", "paragraphs": [["aches"]], "draft": False},
     "article-v3": {
@@ -108,6 +113,63 @@ def markup_variants() -> dict:
     }
 
 
+def binary_plist(objects: list) -> bytes:
+    """A binary property list of `objects`, the first at the top, written by hand so that it can
+    nest deeper than a writer would, share arrays, or hold an array that contains itself. An
+    object is a str, a small int, a list of object numbers (an array), or a dict of object
+    numbers to object numbers."""
+    reference_size = 2 if len(objects) > 255 else 1
+    body = bytearray(b"bplist00")
+    offsets = []
+
+    def marker(high: int, count: int) -> None:
+        if count < 15:
+            body.append(high | count)
+        else:
+            body.extend([high | 0x0F, 0x11, count >> 8, count & 0xFF])
+
+    def refs(numbers) -> None:
+        for number in numbers:
+            body.extend(number.to_bytes(reference_size, "big"))
+
+    for item in objects:
+        offsets.append(len(body))
+        if isinstance(item, str):
+            marker(0x50, len(item))
+            body.extend(item.encode("ascii"))
+        elif isinstance(item, int):
+            body.extend([0x10, item])
+        elif isinstance(item, list):
+            marker(0xA0, len(item))
+            refs(item)
+        else:
+            marker(0xD0, len(item))
+            refs(item.keys())
+            refs(item.values())
+    offset_size = 2 if len(body) > 255 else 1
+    table = len(body)
+    for offset in offsets:
+        body.extend(offset.to_bytes(offset_size, "big"))
+    body.extend(bytes([0, 0, 0, 0, 0, 0, offset_size, reference_size]))
+    body.extend(len(objects).to_bytes(8, "big") + (0).to_bytes(8, "big") + table.to_bytes(8, "big"))
+    return bytes(body)
+
+
+def binary_shapes() -> dict:
+    """Outlines whose children nest past the check's limit, share one array, or contain their
+    own outline, which Foundation's binary reader would follow until the stack overflowed."""
+    # Objects 0-4: the outline {"version": 1, "title": "t", "children": [...]}, its keys and values.
+    head = [{1: 2, 3: 4, 5: 6}, "version", 1, "title", "t", "children"]
+    nested = head + [[7]] + [[8 + level] for level in range(299)] + [[]]
+    shared = head + [[7, 7]] + [[8 + level, 8 + level] for level in range(39)] + [[]]
+    itself = [{1: 2, 3: 4, 5: 6}, "version", 1, "title", "t", "children", [0]]
+    return {
+        "outline-nested-300.binary.plist": binary_plist(nested),
+        "outline-shared-40.binary.plist": binary_plist(shared),
+        "outline-contains-itself.binary.plist": binary_plist(itself),
+    }
+
+
 def main() -> None:
     CORPUS.mkdir(exist_ok=True)
     for name, document in DOCUMENTS.items():
@@ -126,6 +188,9 @@ def main() -> None:
     opened = '<?xml version="1.0"?><?pi > <!-- ?><plist><array>' + "<array>" * 270
     for encoding in ("utf16le-bom", "utf16be-bom"):
         (CORPUS / f"xml-nested-270-{encoding}.plist").write_bytes(ENCODINGS[encoding](opened))
+        written += 1
+    for name, data in binary_shapes().items():
+        (CORPUS / name).write_bytes(data)
         written += 1
     for name, data in MALFORMED.items():
         (CORPUS / name).write_bytes(data)

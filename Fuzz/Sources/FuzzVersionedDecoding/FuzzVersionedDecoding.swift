@@ -134,6 +134,14 @@ struct TaggedNote: VersionedCodable, Equatable {
     }
 }
 
+/// A tree of versioned parts, so that nesting in any format is read as deep as it goes.
+struct Outline: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var title: String?
+    var children: [Versioned<Outline>]
+}
+
 // MARK: - Chains whose key paths could trap on a document's data
 
 /// The version in the first element of an array: `\.headers[0].version` would trap on an
@@ -343,6 +351,7 @@ public func fuzzVersionedDecoding(_ start: UnsafeRawPointer?, _ count: Int) -> C
     checkJSON(TaggedNote.self, data)
     checkJSON(HeaderedNote.self, data)
     checkJSON(UnwrappedNote.self, data)
+    checkJSON(Outline.self, data)
     let reencoded = reencodedXML(data)
     onPropertyListStack {
         for document in [data, reencoded].compactMap({ $0 }) {
@@ -350,6 +359,7 @@ public func fuzzVersionedDecoding(_ start: UnsafeRawPointer?, _ count: Int) -> C
             checkPropertyList(TaggedNote.self, document)
             checkPropertyList(HeaderedNote.self, document)
             checkPropertyList(UnwrappedNote.self, document)
+            checkPropertyList(Outline.self, document)
         }
     }
     return 0
