@@ -113,22 +113,47 @@ enum PropertyListInputCheck {
         }
     }
 
-    /// `error` as the `DecodingError` a malformed document throws, when Foundation's binary
-    /// property list reader threw an error of its own (an object number out of range, a string
-    /// longer than the document) rather than a `DecodingError`; any other error as it is, so that
-    /// a migration step's error reaches the caller unchanged.
+    /// `error` as the `DecodingError` a malformed document throws, when Foundation's property
+    /// list readers threw an error of their own (an object number out of range, a string longer
+    /// than the document, text that cannot be converted) rather than a `DecodingError`; any other
+    /// error as it is, so that a migration step's error reaches the caller unchanged.
     @usableFromInline
     static func decodingError(for error: any Error) -> any Error {
-        guard !(error is DecodingError), String(reflecting: type(of: error)).hasSuffix(".BPlistError") else {
+        guard !(error is DecodingError) else {
+            return error
+        }
+        let name = String(reflecting: type(of: error))
+        guard name.hasSuffix(".BPlistError") || name.hasSuffix(".XMLPlistError") else {
             return error
         }
         return DecodingError.dataCorrupted(
             .init(
                 codingPath: [],
-                debugDescription: "The binary property list is not valid: \(error).",
+                debugDescription: "The property list is not valid: \(error).",
                 underlyingError: error
             )
         )
+    }
+
+    /// Whether `data` is a property list to whatever reads it: a binary one, or text whose first
+    /// kilobyte opens a `<plist` element, in UTF-8 or in any of the encodings Foundation reads
+    /// after a byte order mark. Used where the coder is not known, so that a property list gets
+    /// the check its reader needs and other XML does not get a property list's limits.
+    static func looksLikePropertyList(_ data: Data) -> Bool {
+        let prefix = data.prefix(1_024)
+        if prefix.starts(with: "bplist".utf8) {
+            return true
+        }
+        // A cut through a character ends the text early, which can only miss what follows it.
+        if String(decoding: prefix, as: UTF8.self).contains("<plist") {
+            return true
+        }
+        guard let first = prefix.first, first == 0x00 || first == 0xFE || first == 0xFF else {
+            return false
+        }
+        let whole = prefix.prefix(prefix.count & ~3)
+        let encodings: [String.Encoding] = [.utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian]
+        return encodings.contains { String(data: whole, encoding: $0)?.contains("<plist") ?? false }
     }
 
     /// The error for a refused property list; `format` is "property list" where the refusal

@@ -32,7 +32,17 @@ extension VersionedCodable {
         from data: Data,
         using decode: (any Decodable.Type, Data) throws -> any Decodable
     ) throws -> ExpectedType {
-        let decoded = try decode(Versioned<ExpectedType>.self, data)
+        // The function may hand the bytes to Foundation's property-list reader, which a property
+        // list nested too deep would stop the process in: such a document is checked first.
+        if PropertyListInputCheck.looksLikePropertyList(data) {
+            try PropertyListInputCheck.check(data)
+        }
+        let decoded: any Decodable
+        do {
+            decoded = try decode(Versioned<ExpectedType>.self, data)
+        } catch {
+            throw PropertyListInputCheck.decodingError(for: error)
+        }
         guard let document = decoded as? Versioned<ExpectedType> else {
             throw VersionedDecodingError.decodeFunctionReturnedWrongType(
                 expected: Versioned<ExpectedType>.self,
