@@ -495,10 +495,11 @@ struct MalformedInputTests {
             return Data(Self.xmlPlist("<key>version</key><integer>3</integer><key>tags</key>" + body).utf8)
         }
         // Off the main thread, where stacks are smallest, as a server decodes.
-        let atLimit = await Task.detached { Outcome { try Format.xmlPlist.decode(document(depth: 255)) } }.value
-        let overLimit = await Task.detached { Outcome { try Format.xmlPlist.decode(document(depth: 257)) } }.value
-        // 255 arrays inside the root dictionary: the document is well formed but `tags` is not
-        // an array of strings, which is Foundation's own verdict.
+        let limit = 2_048  // the check's documented limit, which a property list may reach
+        let atLimit = await Task.detached { Outcome { try Format.xmlPlist.decode(document(depth: limit - 1)) } }.value
+        let overLimit = await Task.detached { Outcome { try Format.xmlPlist.decode(document(depth: limit + 1)) } }.value
+        // The arrays inside the root dictionary: the document is well formed but `tags` is not
+        // an array of strings, which is Foundation's own verdict, reached on a stack large enough.
         #expect(atLimit != .dataCorrupted, "\(atLimit)")
         #expect(atLimit.isPromisedError, "\(atLimit)")
         #expect(overLimit == .dataCorrupted, "\(overLimit)")

@@ -55,10 +55,14 @@ struct PropertyListInputCheckTests {
             + #"<plist version="1.0">"# + body + "</plist>"
     }
 
-    /// A shelf of 300 books: more elements than the nesting limit, all side by side.
+    /// A shelf of more books than the nesting limit allows levels: more elements than the nesting limit, all side by side.
     static let flatShelf =
         #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>version</key><integer>1</integer>"#
-        + "<key>books</key><array>" + String(repeating: "<string>b</string>", count: 300) + "</array></dict></plist>"
+        + "<key>books</key><array>" + String(repeating: "<string>b</string>", count: Self.overLimit)
+        + "</array></dict></plist>"
+
+    /// Nesting past the check's limit.
+    static let overLimit = PropertyListInputCheck.maximumNesting + 52
 
     /// `depth` arrays, each inside the one before.
     static func nested(_ depth: Int) -> String {
@@ -89,7 +93,8 @@ struct PropertyListInputCheckTests {
 
     /// Whether the check refuses `data` for its nesting, rather than for anything else.
     static func refusesForNesting(_ data: Data) -> Bool {
-        refusal(data)?.contains("nests arrays and dictionaries more than 256 deep") == true
+        refusal(data)?.contains("nests arrays and dictionaries more than \(PropertyListInputCheck.maximumNesting) deep")
+            == true
     }
 
     // MARK: - What does not nest
@@ -100,8 +105,9 @@ struct PropertyListInputCheckTests {
     )
     func nonElementsDoNotNest(encoding: TextEncoding) throws {
         let noise =
-            String(repeating: "<!-- <array><dict> -->", count: 400) + String(repeating: "<array/><dict />", count: 400)
-            + "<![CDATA[" + String(repeating: "<dict>", count: 400) + "]]>"
+            String(repeating: "<!-- <array><dict> -->", count: Self.overLimit)
+            + String(repeating: "<array/><dict />", count: Self.overLimit)
+            + "<![CDATA[" + String(repeating: "<dict>", count: Self.overLimit) + "]]>"
         #expect(
             Self.refusal(encoding.encode(Self.plistText("<dict><key>k</key><string>v</string></dict>" + noise))) == nil
         )
@@ -114,12 +120,14 @@ struct PropertyListInputCheckTests {
     func commentEndsAfterItsOpening(encoding: TextEncoding) throws {
         // Foundation reads `<!-->` as the start of a comment that the later `-->` ends: the
         // arrays inside are no nesting, and it decodes the document.
-        let hiding = Self.plistText("<array><!--> " + String(repeating: "<array>", count: 300) + " --></array>")
+        let hiding = Self.plistText(
+            "<array><!--> " + String(repeating: "<array>", count: Self.overLimit) + " --></array>"
+        )
         #expect(Self.refusal(encoding.encode(hiding)) == nil)
         #expect(throws: Never.self) { try PropertyListDecoder().decode([String].self, from: encoding.encode(hiding)) }
         // A check that ended the comment at `<!-->` would then skip the CDATA section, whose `]]>`
         // comes after nesting that Foundation reads.
-        let smuggling = Self.plistText("<!--><![CDATA[-->" + Self.nested(300) + "<!-- ]]> -->")
+        let smuggling = Self.plistText("<!--><![CDATA[-->" + Self.nested(Self.overLimit) + "<!-- ]]> -->")
         #expect(Self.refusesForNesting(encoding.encode(smuggling)))
     }
 
@@ -128,7 +136,7 @@ struct PropertyListInputCheckTests {
         arguments: TextEncoding.allCases
     )
     func cdataInsideStrings(encoding: TextEncoding) throws {
-        let inside = String(repeating: "<array><!--", count: 300)
+        let inside = String(repeating: "<array><!--", count: Self.overLimit)
         let document = Self.plistText(
             "<dict><key><![CDATA[" + inside + "]]></key><string>a<![CDATA[" + inside + "]]>b</string></dict>"
         )
@@ -136,7 +144,7 @@ struct PropertyListInputCheckTests {
         let decoded = try PropertyListDecoder().decode([String: String].self, from: encoding.encode(document))
         #expect(decoded == [inside: "a" + inside + "b"])
         // What follows the section's end is measured again.
-        let after = Self.plistText("<array><string><![CDATA[-->]]></string>" + Self.nested(300) + "</array>")
+        let after = Self.plistText("<array><string><![CDATA[-->]]></string>" + Self.nested(Self.overLimit) + "</array>")
         #expect(Self.refusesForNesting(encoding.encode(after)))
     }
 
@@ -146,10 +154,10 @@ struct PropertyListInputCheckTests {
     )
     func unterminatedSections(encoding: TextEncoding) {
         for opening in ["<!--", "<![CDATA[", "<?pi", "<!DOCTYPE x ["] {
-            let deepFirst = Self.plistText(String(repeating: "<array>", count: 300) + opening)
+            let deepFirst = Self.plistText(String(repeating: "<array>", count: Self.overLimit) + opening)
             #expect(Self.refusesForNesting(encoding.encode(deepFirst)), "\(opening)")
             // Running to the end, the section holds everything after it: Foundation refuses it.
-            let deepInside = Self.plistText(opening + String(repeating: "<array>", count: 300))
+            let deepInside = Self.plistText(opening + String(repeating: "<array>", count: Self.overLimit))
             #expect(!Self.refusesForNesting(encoding.encode(deepInside)), "\(opening)")
             #expect(throws: DecodingError.self) {
                 try PropertyListDecoder().decode([String].self, from: encoding.encode(deepInside))
@@ -166,12 +174,13 @@ struct PropertyListInputCheckTests {
     func processingInstructionEndsAtQuestionMark(encoding: TextEncoding) throws {
         // A check that ended it at `pi >` would read the `<!--` inside it as a comment that runs
         // to the last line and hides the nesting that Foundation reads.
-        let smuggling = "<?pi > <!-- ?><plist>" + Self.nested(300) + "</plist><!-- -->"
+        let smuggling = "<?pi > <!-- ?><plist>" + Self.nested(Self.overLimit) + "</plist><!-- -->"
         #expect(Self.refusesForNesting(encoding.encode(smuggling)))
         let harmless = "<?pi > <array><array> ?>" + Self.flatShelf
         #expect(Self.refusal(encoding.encode(harmless)) == nil)
         #expect(
-            try PropertyListDecoder().decode(versioned: Shelf.self, from: encoding.encode(harmless)).books.count == 300
+            try PropertyListDecoder().decode(versioned: Shelf.self, from: encoding.encode(harmless)).books.count
+                == Self.overLimit
         )
     }
 
@@ -181,10 +190,11 @@ struct PropertyListInputCheckTests {
     )
     func emptyProcessingInstruction(encoding: TextEncoding) throws {
         // Before the root, Foundation looks for `?>` after the `<?`, so this one ends at `?>`.
-        let beforeRoot = "<?> <!-- ?><plist>" + Self.nested(300) + "</plist><!-- -->"
+        let beforeRoot = "<?> <!-- ?><plist>" + Self.nested(Self.overLimit) + "</plist><!-- -->"
         #expect(Self.refusesForNesting(encoding.encode(beforeRoot)))
         // Inside an element, Foundation looks from the `?` on, so `<?>` ends where it starts.
-        let inside = "<plist><array><?><!-- ?>" + String(repeating: "<array>", count: 300) + "--></array></plist>"
+        let inside =
+            "<plist><array><?><!-- ?>" + String(repeating: "<array>", count: Self.overLimit) + "--></array></plist>"
         #expect(Self.refusal(encoding.encode(inside)) == nil)
         #expect(try PropertyListDecoder().decode([String].self, from: encoding.encode(inside)) == [])
     }
@@ -196,7 +206,7 @@ struct PropertyListInputCheckTests {
     func doctypeEndsAtFirstAngleBracket(encoding: TextEncoding) throws {
         // Foundation ends this DOCTYPE inside the quotes and reads the plist that follows; a
         // check that honoured the quotes would skip it.
-        let smuggling = #"<!DOCTYPE plist SYSTEM "a> <plist>"# + Self.nested(300) + #"</plist>">"#
+        let smuggling = #"<!DOCTYPE plist SYSTEM "a> <plist>"# + Self.nested(Self.overLimit) + #"</plist>">"#
         #expect(Self.refusesForNesting(encoding.encode(smuggling)))
         let shallow = #"<!DOCTYPE plist SYSTEM "a> <plist>"# + Self.nested(100) + #"</plist>">"#
         #expect(Self.refusal(encoding.encode(shallow)) == nil)
@@ -211,7 +221,7 @@ struct PropertyListInputCheckTests {
         let subset = #"<!DOCTYPE plist [ <!ENTITY a "]>"> <!-- ]> --> <?pi ]> ?> <!ELEMENT plist ANY> ]>"#
         let shallow = subset + "<plist>" + Self.nested(250) + "</plist>"
         #expect(Self.refusal(encoding.encode(shallow)) == nil)
-        let deep = subset + "<plist>" + Self.nested(300) + "</plist>"
+        let deep = subset + "<plist>" + Self.nested(Self.overLimit) + "</plist>"
         #expect(Self.refusesForNesting(encoding.encode(deep)))
         // Foundation refuses an internal subset outright, but never crashes on it.
         #expect(throws: DecodingError.self) {
@@ -225,16 +235,18 @@ struct PropertyListInputCheckTests {
     )
     func attributeValuesWithAngleBrackets(encoding: TextEncoding) {
         // `<array a=">">` is an open array to Foundation, followed by the text `">`.
-        let opening = Self.plistText(String(repeating: #"<array a=">">"#, count: 300))
+        let opening = Self.plistText(String(repeating: #"<array a=">">"#, count: Self.overLimit))
         #expect(Self.refusesForNesting(encoding.encode(opening)))
         // `<array a="/>">` is an empty array to Foundation, whose `/` comes right before a `>`.
-        let empty = Self.plistText("<array>" + String(repeating: #"<array a="/>">"#, count: 300) + "</array>")
+        let empty = Self.plistText(
+            "<array>" + String(repeating: #"<array a="/>">"#, count: Self.overLimit) + "</array>"
+        )
         #expect(!Self.refusesForNesting(encoding.encode(empty)))
         #expect(throws: DecodingError.self) {
             try PropertyListDecoder().decode([String].self, from: encoding.encode(empty))
         }
         // `<array a="<!--">` opens an array: the `<!--` is inside its tag.
-        let commentInTag = Self.plistText(String(repeating: #"<array a="<!--">"#, count: 300) + "-->")
+        let commentInTag = Self.plistText(String(repeating: #"<array a="<!--">"#, count: Self.overLimit) + "-->")
         #expect(Self.refusesForNesting(encoding.encode(commentInTag)))
     }
 
@@ -244,7 +256,11 @@ struct PropertyListInputCheckTests {
     )
     func everyElementCounts(opening: String) {
         for encoding in TextEncoding.allCases {
-            #expect(Self.refusesForNesting(encoding.encode(Self.plistText(String(repeating: opening, count: 300)))))
+            #expect(
+                Self.refusesForNesting(
+                    encoding.encode(Self.plistText(String(repeating: opening, count: Self.overLimit)))
+                )
+            )
             #expect(Self.refusal(encoding.encode(Self.plistText(String(repeating: opening, count: 200)))) == nil)
         }
     }
@@ -252,11 +268,11 @@ struct PropertyListInputCheckTests {
     @Test("What follows the root element is not measured, as Foundation reads no further")
     func contentAfterTheRoot() throws {
         for encoding in TextEncoding.allCases {
-            let document = Self.flatShelf + String(repeating: "<array>", count: 300)
+            let document = Self.flatShelf + String(repeating: "<array>", count: Self.overLimit)
             #expect(Self.refusal(encoding.encode(document)) == nil, "\(encoding)")
             #expect(
                 try PropertyListDecoder().decode(versioned: Shelf.self, from: encoding.encode(document)).books.count
-                    == 300
+                    == Self.overLimit
             )
         }
     }
@@ -270,12 +286,12 @@ struct PropertyListInputCheckTests {
     func flatDocumentsDecode(encoding: TextEncoding) throws {
         let data = encoding.encode(Self.flatShelf)
         #expect(Self.refusal(data) == nil)
-        #expect(try PropertyListDecoder().decode(versioned: Shelf.self, from: data).books.count == 300)
+        #expect(try PropertyListDecoder().decode(versioned: Shelf.self, from: data).books.count == Self.overLimit)
     }
 
     @Test("Deep nesting is refused in every encoding Foundation reads", arguments: TextEncoding.allCases)
     func deepNestingInEveryEncoding(encoding: TextEncoding) {
-        #expect(Self.refusesForNesting(encoding.encode(Self.plistText(Self.nested(300)))))
+        #expect(Self.refusesForNesting(encoding.encode(Self.plistText(Self.nested(Self.overLimit)))))
         #expect(Self.refusal(encoding.encode(Self.plistText(Self.nested(250)))) == nil)
     }
 
@@ -285,7 +301,7 @@ struct PropertyListInputCheckTests {
     func utf16WithoutByteOrderMark() throws {
         let encodings: [String.Encoding] = [.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian]
         for encoding in encodings {
-            for text in [Self.flatShelf, Self.plistText(Self.nested(300)), "  " + Self.flatShelf] {
+            for text in [Self.flatShelf, Self.plistText(Self.nested(Self.overLimit)), "  " + Self.flatShelf] {
                 let data = try #require(text.data(using: encoding))
                 let refusal = try #require(Self.refusal(data), "\(encoding)")
                 #expect(refusal.contains("zero byte"), "\(encoding): \(refusal)")
@@ -335,7 +351,9 @@ struct PropertyListInputCheckTests {
             + Data("</string></plist>".utf8)
         #expect(Self.refusal(latin1) == nil)
         #expect(throws: DecodingError.self) { try PropertyListDecoder().decode(String.self, from: latin1) }
-        let deep = Data((#"<?xml version="1.0" encoding='latin1'?><plist>"# + Self.nested(300) + "</plist>").utf8)
+        let deep = Data(
+            (#"<?xml version="1.0" encoding='latin1'?><plist>"# + Self.nested(Self.overLimit) + "</plist>").utf8
+        )
         #expect(Self.refusesForNesting(deep))
     }
 
@@ -344,7 +362,7 @@ struct PropertyListInputCheckTests {
         let binary = try PropertyListEncoder().encode(["version": 1])
         #expect(Self.refusal(binary + Data([0xFF])) == nil)
         // OpenStep data values look like elements, and its own nesting limit protects it.
-        let openStep = Data(("(" + String(repeating: "<ab>, ", count: 300) + ")").utf8)
+        let openStep = Data(("(" + String(repeating: "<ab>, ", count: Self.overLimit) + ")").utf8)
         #expect(Self.refusal(openStep) == nil)
         let deepOpenStep = Data((String(repeating: "(", count: 100_000) + String(repeating: ")", count: 100_000)).utf8)
         #expect(Self.refusal(deepOpenStep) == nil)

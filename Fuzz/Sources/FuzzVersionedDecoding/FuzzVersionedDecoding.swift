@@ -15,11 +15,13 @@ import VersionedCodable
 // that are not UTF-8 inside an `<integer>`; the versioned decode now refuses such input first.
 //
 // Property lists are decoded on a thread whose stack Foundation's recursive XML scanner
-// overflows at about 430 nested arrays, so that nesting which gets past the versioned
-// decode's depth check (256) crashes within the fuzzer's 4 KB inputs, rather than only at the
-// 9,500 levels that overflow the main thread. Text that reads as an XML property list is also
-// decoded again in UTF-16 or UTF-32 after a byte order mark, which Foundation reads as deeply
-// as UTF-8, so that every mutation of the UTF-8 corpus is tried in those encodings too.
+// overflows at about 430 nested arrays, so that a document the versioned decode reads on the
+// calling thread although it nests deeper than the check lets it (128 levels; deeper ones are
+// read on a thread with an 8 MB stack) crashes within the fuzzer's 4 KB inputs, rather than
+// only at the 9,500 levels that overflow the main thread. Text that reads as an XML property
+// list is also decoded again in UTF-16 or UTF-32 after a byte order mark, which Foundation
+// reads as deeply as UTF-8, so that every mutation of the UTF-8 corpus is tried in those
+// encodings too.
 
 // MARK: - A chain with the version at the root
 

@@ -62,8 +62,10 @@ struct BinaryPropertyListCheck {
     ///   - maximumDepth: How many arrays and dictionaries may nest.
     ///   - maximumExpansion: How many arrays and dictionaries reading may meet, counting one that
     ///     is referred to twice twice, as a reader that does not remember them does.
+    ///   - nesting: Set to how deeply arrays and dictionaries nest, when the walk ends without a
+    ///     finding.
     /// - Returns: What would stop the process, or `nil`.
-    func check(maximumDepth: Int, maximumExpansion: Int) -> Finding? {
+    func check(maximumDepth: Int, maximumExpansion: Int, nesting: inout Int) -> Finding? {
         guard let top = topObject, top < objectCount, let first = container(top) else {
             return nil
         }
@@ -71,12 +73,21 @@ struct BinaryPropertyListCheck {
         // its depth and its size (see `Walk`), then the frames of the containers being walked.
         let frameCapacity = min(objectCount, maximumDepth) + 1
         let words = 2 * objectCount + frameCapacity * Walk.frameWords
-        func walk(_ memory: UnsafeMutableBufferPointer<Int>) -> Finding? {
+        func walk(_ memory: UnsafeMutableBufferPointer<Int>) -> (Finding?, Int) {
             memory.initialize(repeating: 0)
             var walk = Walk(memory: memory, objectCount: objectCount)
-            return walk.run(from: top, first, in: self, maximumDepth: maximumDepth, maximumExpansion: maximumExpansion)
+            let finding = walk.run(
+                from: top,
+                first,
+                in: self,
+                maximumDepth: maximumDepth,
+                maximumExpansion: maximumExpansion
+            )
+            return (finding, walk.depth(top) - 1)
         }
-        return ThreadScratch.withWords(words, walk)
+        let (finding, depth) = ThreadScratch.withWords(words, walk)
+        nesting = depth
+        return finding
     }
 
     /// The walk's memory: for each object, its depth (0 not yet seen, -1 being walked, else one

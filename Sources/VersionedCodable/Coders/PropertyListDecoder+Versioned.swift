@@ -17,13 +17,15 @@ extension PropertyListDecoder {
     ///   - data: The encoded document, of any version in the type's chain.
     /// - Returns: The document as `expectedType`.
     /// - Throws: `DecodingError` when the data is malformed, ``VersionedDecodingError`` when its
-    ///   version is not in the chain, and any error a migration step throws. An XML property
-    ///   list that nests arrays and dictionaries more than 256 deep, in any encoding, or that is
-    ///   not valid in the encoding Foundation reads it in (UTF-8, or UTF-16 or UTF-32 after a
-    ///   byte order mark), is rejected with `DecodingError.dataCorrupted` before Foundation reads
-    ///   it, because Foundation's XML reader stops the process on such input; so is text that
-    ///   starts with a zero byte, as UTF-16 without a byte order mark does, which Foundation
-    ///   cannot read.
+    ///   version is not in the chain, and any error a migration step throws. Foundation's
+    ///   property-list readers stop the process on some input, so the document is checked
+    ///   first, and rejected with `DecodingError.dataCorrupted` when it nests arrays and
+    ///   dictionaries more than 2,048 deep; when it is XML that is not valid in the encoding
+    ///   Foundation reads it in (UTF-8, or UTF-16 or UTF-32 after a byte order mark) or starts
+    ///   with a zero byte, as UTF-16 without a byte order mark does; or when it is binary and
+    ///   has an array or dictionary that contains itself, or shares them so that reading would
+    ///   never end. A document nested more than 128 deep is read on a thread with an 8 MB stack
+    ///   while the caller waits.
     @inlinable
     public func decode<ExpectedType: VersionedCodable>(
         versioned expectedType: ExpectedType.Type,
@@ -57,9 +59,12 @@ extension PropertyListDecoder {
         _ expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> Versioned<ExpectedType> {
-        try PropertyListInputCheck.check(data)
+        let nesting = try PropertyListInputCheck.check(data)
         do {
-            return try decode(Versioned<ExpectedType>.self, from: data)
+            guard nesting > PropertyListInputCheck.nestingReadOnCallingThread else {
+                return try decode(Versioned<ExpectedType>.self, from: data)
+            }
+            return try StackSpace.onFreshStack { try decode(Versioned<ExpectedType>.self, from: data) }
         } catch {
             throw PropertyListInputCheck.decodingError(for: error)
         }
@@ -94,9 +99,14 @@ extension PropertyListDecoder {
         of expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> Int? {
-        try PropertyListInputCheck.check(data)
+        let nesting = try PropertyListInputCheck.check(data)
         do {
-            return try decode(StoredVersionReader<ExpectedType>.self, from: data).version
+            guard nesting > PropertyListInputCheck.nestingReadOnCallingThread else {
+                return try decode(StoredVersionReader<ExpectedType>.self, from: data).version
+            }
+            return try StackSpace.onFreshStack {
+                try decode(StoredVersionReader<ExpectedType>.self, from: data).version
+            }
         } catch {
             throw PropertyListInputCheck.decodingError(for: error)
         }

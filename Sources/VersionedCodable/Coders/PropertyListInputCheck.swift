@@ -26,9 +26,18 @@ import Foundation
 /// not, as Foundation reads no attributes.
 @usableFromInline
 enum PropertyListInputCheck {
-    /// How deeply arrays and dictionaries may nest: far deeper than any real document, and
-    /// shallow enough to leave more than half of a 512 KB thread stack to the caller.
-    static let maximumNesting = 256
+    /// How deeply arrays and dictionaries may nest: far deeper than any real document, and a
+    /// quarter of what Foundation's readers manage on the 8 MB stack that such a document is
+    /// read on (see ``nestingReadOnCallingThread``).
+    static let maximumNesting = 2_048
+
+    /// How deeply a document may nest and still be read on the calling thread, whose stack may
+    /// be a small one (512 KB) already partly used: Foundation's readers follow the nesting
+    /// recursively, and a plain tree of nodes overflows a 512 KB stack at about 480 arrays and
+    /// dictionaries. A document that nests deeper is read on a thread with an 8 MB stack of its
+    /// own while the caller waits (see `StackSpace`).
+    @usableFromInline
+    static let nestingReadOnCallingThread = 128
 
     /// The limit on nested elements of any name: the arrays and dictionaries, plus the `<plist>`
     /// root and a value such as `<string>` inside the innermost one, which the scan counts too.
@@ -46,17 +55,22 @@ enum PropertyListInputCheck {
     /// pass over its bytes that both validates the UTF-8 and measures the nesting.
     ///
     /// - Parameter data: A property list in any format.
-    /// - Throws: `DecodingError.dataCorrupted` for an XML property list that nests arrays and
-    ///   dictionaries more than ``maximumNesting`` deep, that is not valid in the encoding
-    ///   Foundation would read it in, or that starts with a zero byte, as UTF-16 and UTF-32 do
-    ///   without a byte order mark.
+    /// - Returns: How deeply the document's elements (XML) or arrays and dictionaries (binary)
+    ///   nest, to tell whether it is read on the calling thread.
+    /// - Throws: `DecodingError.dataCorrupted` for a property list that nests arrays and
+    ///   dictionaries more than ``maximumNesting`` deep, an XML one that is not valid in the
+    ///   encoding Foundation would read it in, or that starts with a zero byte, as UTF-16 and
+    ///   UTF-32 do without a byte order mark, and a binary one with an array or dictionary that
+    ///   contains itself or that would expand too far.
     @usableFromInline
-    static func check(_ data: Data) throws {
+    @discardableResult
+    static func check(_ data: Data) throws -> Int {
+        var nesting = 0
         let finding = try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Finding? in
             // Binary property lists start with this, whatever follows, as Foundation tells them.
             if buffer.starts(with: "bplist".utf8) {
                 return BinaryPropertyListCheck(buffer).flatMap {
-                    $0.check(maximumDepth: maximumNesting, maximumExpansion: maximumExpansion)
+                    $0.check(maximumDepth: maximumNesting, maximumExpansion: maximumExpansion, nesting: &nesting)
                 }
                 .map(Finding.binary)
             }
@@ -68,7 +82,7 @@ enum PropertyListInputCheck {
                 }
                 // Text that is all ASCII is UTF-8 whatever it declares; most documents are.
                 let validating = !isASCII(text) && (byteOrderMarkLength > 0 || declaresUTF8(text))
-                return scan(text, validatingUTF8: validating)
+                return scan(text, validatingUTF8: validating, nesting: &nesting)
             case .transcoded(let encoding, let name, let byteOrderMarkLength):
                 // The conversion Foundation makes before it scans, so the same characters.
                 guard var text = String(bytes: buffer[byteOrderMarkLength...], encoding: encoding) else {
@@ -77,12 +91,12 @@ enum PropertyListInputCheck {
                         format: "property list"
                     )
                 }
-                return text.withUTF8 { scan(UnsafeRawBufferPointer($0), validatingUTF8: false) }
+                return text.withUTF8 { scan(UnsafeRawBufferPointer($0), validatingUTF8: false, nesting: &nesting) }
             }
         }
         switch finding {
         case nil:
-            return
+            return nesting
         case .notUTF8:
             throw corrupted("is not valid UTF-8")
         case .tooDeep:
@@ -246,7 +260,7 @@ enum PropertyListInputCheck {
     /// Foundation reads nothing: in a document that Foundation reads up to some point, every
     /// element the scan counts up to there is one that Foundation opened or closed too, so the
     /// two reach the root's end together.
-    private static func scan(_ text: UnsafeRawBufferPointer, validatingUTF8: Bool) -> Finding? {
+    private static func scan(_ text: UnsafeRawBufferPointer, validatingUTF8: Bool, nesting: inout Int) -> Finding? {
         guard let first = text.firstIndex(where: { !isWhiteSpace($0) }), text[first] == UInt8(ascii: "<") else {
             return nil
         }
@@ -297,6 +311,7 @@ enum PropertyListInputCheck {
                 isValid = true
                 if !isEmpty {
                     depth += 1
+                    nesting = max(nesting, depth)
                     if depth > maximumElementDepth {
                         return .tooDeep
                     }

@@ -33,13 +33,16 @@ extension VersionedCodable {
         using decode: (any Decodable.Type, Data) throws -> any Decodable
     ) throws -> ExpectedType {
         // The function may hand the bytes to Foundation's property-list reader, which a property
-        // list nested too deep would stop the process in: such a document is checked first.
-        if PropertyListInputCheck.looksLikePropertyList(data) {
-            try PropertyListInputCheck.check(data)
-        }
+        // list nested too deep would stop the process in: such a document is checked first, and
+        // a deep one is read on a thread with a large stack.
+        let nesting = PropertyListInputCheck.looksLikePropertyList(data) ? try PropertyListInputCheck.check(data) : 0
         let decoded: any Decodable
         do {
-            decoded = try decode(Versioned<ExpectedType>.self, data)
+            if nesting > PropertyListInputCheck.nestingReadOnCallingThread {
+                decoded = try StackSpace.onFreshStack { try decode(Versioned<ExpectedType>.self, data) }
+            } else {
+                decoded = try decode(Versioned<ExpectedType>.self, data)
+            }
         } catch {
             throw PropertyListInputCheck.decodingError(for: error)
         }
