@@ -3,8 +3,10 @@
 types in JSON, XML property list and binary property list, XML property lists in every
 encoding Foundation reads them in (and UTF-16 without the byte order mark it needs), XML
 with the markup whose end the versioned decode's depth check must find where Foundation
-finds it (processing instructions, comments, CDATA, DOCTYPE, attributes), nesting just under
-and over the check's limit, and a few malformed documents. Every file fits in run.sh's
+finds it (processing instructions, comments, CDATA, DOCTYPE, attributes), nesting on either
+side of the depth past which the versioned decode leaves the calling thread for a large stack,
+binary property lists that nest deep, share arrays or contain themselves, and a few malformed
+documents. Every file fits in run.sh's
 -max_len of 4096 bytes.
 
 Run it again after changing the types in Sources/FuzzVersionedDecoding: python3 make-corpus.py
@@ -102,7 +104,8 @@ def markup_variants() -> dict:
         "xml-attributes": article.replace("<dict>", '<dict a=">" b="/>">', 1),
         "xml-unterminated-comment": article.replace("<key>title</key>", "<!-- <key>title</key>"),
         "xml-unterminated-cdata": article.replace("<string>Ode ✍️</string>", "<string><![CDATA[Ode</string>"),
-        # Just under the check's limit, which Foundation reads (and then finds the wrong type).
+        # Deeper than the decode reads on the calling thread; Foundation reads it on a large
+        # stack (and then finds the wrong type).
         "xml-nested-250": nested("", 250),
         # Past the depth at which Foundation overflows the fuzz target's stack, after markup
         # that hid such nesting from the check before; openings only, to stay within -max_len.
@@ -156,8 +159,8 @@ def binary_plist(objects: list) -> bytes:
 
 
 def binary_shapes() -> dict:
-    """Outlines whose children nest past the check's limit, share one array, or contain their
-    own outline, which Foundation's binary reader would follow until the stack overflowed."""
+    """Outlines whose children nest past what a 384 KB stack holds, share one array, or contain
+    their own outline, which Foundation's binary reader would follow until the stack overflowed."""
     # Objects 0-4: the outline {"version": 1, "title": "t", "children": [...]}, its keys and values.
     head = [{1: 2, 3: 4, 5: 6}, "version", 1, "title", "t", "children"]
     nested = head + [[7]] + [[8 + level] for level in range(299)] + [[]]
