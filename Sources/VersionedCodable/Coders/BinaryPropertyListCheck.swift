@@ -196,6 +196,7 @@ struct BinaryPropertyListCheck {
 
     /// The references of object `number`, if it is an array, set or dictionary that fits within
     /// the bytes.
+    @inline(__always)
     fileprivate func container(_ number: Int) -> Container? {
         guard let offset = Self.integer(bytes, at: offsetTable + number * offsetSize, size: offsetSize),
             offset >= 8, offset < bytes.count - 32
@@ -233,15 +234,24 @@ struct BinaryPropertyListCheck {
         return Container(firstReference: first, references: references)
     }
 
+    @inline(__always)
     fileprivate func reference(_ first: Int, _ index: Int) -> Int? {
         Self.integer(bytes, at: first + index * referenceSize, size: referenceSize)
     }
 
     /// The big-endian unsigned integer of `size` bytes at `offset`, if it fits in the bytes and
     /// in an `Int`.
+    @inline(__always)
     private static func integer(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> Int? {
         guard offset >= 0, size <= bytes.count, offset <= bytes.count - size else {
             return nil
+        }
+        // Object numbers and offsets are one or two bytes in all but very large documents.
+        if size == 1 {
+            return Int(bytes[offset])
+        }
+        if size == 2 {
+            return Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
         }
         var value: UInt64 = 0
         for index in offset..<(offset + size) {
