@@ -126,6 +126,39 @@ struct NestedVersionedStackDepthTests {
         }
     }
 
+    @Test("Trees of versioned nodes in property lists decode on a 512 KB stack to the input check's limit")
+    func nestedVersionedPartsInPropertyLists() async {
+        await #expect(processExitsWith: .success) {
+            // 1,023 nodes: 2,046 arrays and dictionaries, under the check's 2,048; a plain tree
+            // overflows such a stack at about 230 nodes, and asking the decoder for the coding
+            // path at every deep level once made this quadratic, and overflowed it too.
+            var tree = TreeNode(children: [], leaf: nil)
+            for _ in 1..<1_023 {
+                tree = TreeNode(children: [Versioned(tree)], leaf: nil)
+            }
+            // Written on this thread: Foundation's encoders serialize what they are given
+            // recursively, which a 512 KB stack would not hold either for the plain tree.
+            var documents: [Data] = []
+            for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+                let encoder = PropertyListEncoder()
+                encoder.outputFormat = format
+                guard let data = try? encoder.encode(versioned: tree) else { exit(1) }
+                documents.append(data)
+            }
+            let written = documents
+            NestedVersionedStackDepthTests.onSmallStack {
+                for data in written {
+                    guard let read = try? PropertyListDecoder().decode(versioned: TreeNode.self, from: data),
+                        NestedVersionedStackDepthTests.depth(of: read) == 1_023
+                    else {
+                        exit(2)
+                    }
+                }
+                exit(0)
+            }
+        }
+    }
+
     @Test("A tree of versioned nodes deeper than the plain tree can be written encodes on a 512 KB stack")
     func nestedVersionedPartsEncodeOnASmallStack() async {
         await #expect(processExitsWith: .success) {

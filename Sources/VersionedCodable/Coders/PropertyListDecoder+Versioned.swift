@@ -64,7 +64,12 @@ extension PropertyListDecoder {
             guard nesting > PropertyListInputCheck.nestingReadOnCallingThread else {
                 return try decode(Versioned<ExpectedType>.self, from: data)
             }
-            return try StackSpace.onFreshStack { try decode(Versioned<ExpectedType>.self, from: data) }
+            return try StackSpace.onFreshStack(
+                { try decode(Versioned<ExpectedType>.self, from: data) },
+                unavailable: DecodingError.dataCorrupted(
+                    .init(codingPath: [], debugDescription: StackSpace.noThreadDescription)
+                )
+            )
         } catch {
             throw PropertyListInputCheck.decodingError(for: error)
         }
@@ -104,9 +109,12 @@ extension PropertyListDecoder {
             guard nesting > PropertyListInputCheck.nestingReadOnCallingThread else {
                 return try decode(StoredVersionReader<ExpectedType>.self, from: data).version
             }
-            return try StackSpace.onFreshStack {
-                try decode(StoredVersionReader<ExpectedType>.self, from: data).version
-            }
+            return try StackSpace.onFreshStack(
+                { try decode(StoredVersionReader<ExpectedType>.self, from: data).version },
+                unavailable: DecodingError.dataCorrupted(
+                    .init(codingPath: [], debugDescription: StackSpace.noThreadDescription)
+                )
+            )
         } catch {
             throw PropertyListInputCheck.decodingError(for: error)
         }

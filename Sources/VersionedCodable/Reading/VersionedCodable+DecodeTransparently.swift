@@ -39,7 +39,12 @@ extension VersionedCodable {
         let decoded: any Decodable
         do {
             if nesting > PropertyListInputCheck.nestingReadOnCallingThread {
-                decoded = try StackSpace.onFreshStack { try decode(Versioned<ExpectedType>.self, data) }
+                decoded = try StackSpace.onFreshStack(
+                    { try decode(Versioned<ExpectedType>.self, data) },
+                    unavailable: DecodingError.dataCorrupted(
+                        .init(codingPath: [], debugDescription: StackSpace.noThreadDescription)
+                    )
+                )
             } else {
                 decoded = try decode(Versioned<ExpectedType>.self, data)
             }

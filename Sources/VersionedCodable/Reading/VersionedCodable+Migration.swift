@@ -27,7 +27,7 @@ extension VersionedCodable {
             // An empty chain: decoding the stopper itself throws the type mismatch it documents.
             return (try Self(from: decoder), nil)
         }
-        let entry = StackSpace.enter(depth: decoder.codingPath.count)
+        let entry = StackSpace.enter()
         if case .hop = entry {
             return try decodeOnFreshStack(from: decoder)
         }
@@ -53,7 +53,12 @@ extension VersionedCodable {
     @inlinable
     @inline(never)
     static func decodeOnFreshStack(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
-        try StackSpace.onFreshStack { try decodeVersionedPart(from: decoder) }
+        try StackSpace.onFreshStack(
+            { try decodeVersionedPart(from: decoder) },
+            unavailable: DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: StackSpace.noThreadDescription)
+            )
+        )
     }
 
     /// Opens the document for a versioned decode: reads the stored version and checks that the

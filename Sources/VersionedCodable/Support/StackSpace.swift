@@ -20,15 +20,25 @@ import Foundation
     /// would overflow a 512 KB thread stack, the size of a secondary thread's stack on Apple
     /// platforms, where the plain document fits; so would writing such a value.
     ///
-    /// So before a versioned part is read or written, ``enter(depth:)`` looks at how much stack
-    /// the versioned parts above it on this thread have used. When that is more than a shallow
-    /// document needs (``deepAfter``) and the stack left would not hold the rest of the document
-    /// if everything below were plain values nested to the decoder's limit, the part is read or
-    /// written on a new thread with a large stack (``onFreshStack(_:)``) while this thread waits,
-    /// and the document goes to the same depth as the plain one. A shallow document never leaves
-    /// the calling thread, however little stack the caller left it.
+    /// So before a versioned part is read or written, ``enter()`` looks at how much stack the
+    /// versioned parts above it on this thread have used. When that is more than a shallow
+    /// document needs (``deepAfter``) and the stack left would not hold a document nested to the
+    /// decoder's limit below it, even if everything below were plain values, the part is read or
+    /// written on a new thread with a large stack (``onFreshStack(_:unavailable:)``) while this
+    /// thread waits, and the document goes to the same depth as the plain one. A shallow document
+    /// never leaves the calling thread, however little stack the caller left it.
+    ///
+    /// The depth reached is not asked of the decoder: Foundation's decoders build the coding
+    /// path on request, recursively, so asking at every deep level cost time quadratic in the
+    /// depth and could itself overflow the stack.
     @usableFromInline
     enum StackSpace {
+        /// What the error says when a document needs a fresh stack and none can be had.
+        @usableFromInline
+        static let noThreadDescription =
+            "The document nests deeper than the stack left on this thread holds, and no thread with a "
+            + "larger stack could be started to read or write it (the process is out of memory or threads)."
+
         /// The nesting depth the Foundation decoders allow (JSONDecoder's limit); the property list
         /// readers are held to less by ``PropertyListInputCheck``.
         static let nestingLimit = 512
@@ -57,13 +67,9 @@ import Foundation
         }
 
         /// Decides how a part is read or written; see ``StackSpace``.
-        ///
-        /// - Parameter depth: The length of the part's coding path. Decoders and encoders build
-        ///   the path on request, so it is asked for only once the document's versioned parts have
-        ///   used ``deepAfter`` of stack.
         @usableFromInline
         @inline(never)
-        static func enter(depth: @autoclosure () -> Int) -> Entry {
+        static func enter() -> Entry {
             guard let keys else {
                 return .nested
             }
@@ -78,8 +84,7 @@ import Foundation
                 return .nested
             }
             let remaining = here > lowest ? Int(here - lowest) : 0
-            let levelsLeft = max(0, nestingLimit - depth())
-            return remaining < levelsLeft * bytesPerLevel + reserve ? .hop : .nested
+            return remaining < nestingLimit * bytesPerLevel + reserve ? .hop : .nested
         }
 
         /// Marks that the outermost versioned part on this thread is done.
@@ -156,29 +161,82 @@ import Foundation
         ///
         /// Task-local values are not visible to `body`, which runs outside the task; decoding
         /// reaches here only for documents nested deeper than the calling thread's stack holds.
+        ///
+        /// - Parameters:
+        ///   - body: The work.
+        ///   - unavailable: The error to throw when no such thread can be started (the process is
+        ///     out of memory or threads), rather than run `body` on a stack it would overflow.
         @usableFromInline
-        static func onFreshStack<Result>(_ body: () throws -> Result) throws -> Result {
+        static func onFreshStack<Result>(
+            _ body: () throws -> Result,
+            unavailable: @autoclosure () -> any Error
+        ) throws -> Result {
             try withoutActuallyEscaping(body) { body in
                 let run = StackHop(body)
-                let finished = DispatchSemaphore(value: 0)
-                let thread = Thread {
-                    run.run()
-                    finished.signal()
+                guard let thread = start(run) else {
+                    run.discard()
+                    throw unavailable()
                 }
-                thread.stackSize = freshStackSize
-                thread.start()
-                finished.wait()
+                pthread_join(thread, nil)
                 return try run.outcome()
             }
         }
+
+        /// Starts a thread with a ``freshStackSize`` stack that runs `hop`; `nil` when none can be
+        /// started.
+        private static func start(_ hop: some StackHopping) -> pthread_t? {
+            var attributes = pthread_attr_t()
+            guard pthread_attr_init(&attributes) == 0 else {
+                return nil
+            }
+            defer { pthread_attr_destroy(&attributes) }
+            guard pthread_attr_setstacksize(&attributes, freshStackSize) == 0 else {
+                return nil
+            }
+            let context = Unmanaged.passRetained(hop as AnyObject).toOpaque()
+            #if canImport(Darwin)
+                var thread: pthread_t?
+                let started = pthread_create(
+                    &thread,
+                    &attributes,
+                    { context in
+                        (Unmanaged<AnyObject>.fromOpaque(context).takeRetainedValue() as! any StackHopping).run()
+                        return nil
+                    },
+                    context
+                )
+            #else
+                var thread = pthread_t()
+                let started: Int32 = pthread_create(
+                    &thread,
+                    &attributes,
+                    { context in
+                        (Unmanaged<AnyObject>.fromOpaque(context!).takeRetainedValue() as! any StackHopping).run()
+                        return nil
+                    },
+                    context
+                )
+            #endif
+            guard started == 0 else {
+                Unmanaged<AnyObject>.fromOpaque(context).release()
+                return nil
+            }
+            return thread
+        }
     }
 
-    /// The work of ``StackSpace/onFreshStack(_:)`` and its outcome, handed between the waiting
-    /// thread and the one that does the work.
+    /// What the thread ``StackSpace/onFreshStack(_:unavailable:)`` starts runs, whatever the
+    /// result's type.
+    private protocol StackHopping: AnyObject {
+        func run()
+    }
+
+    /// The work of ``StackSpace/onFreshStack(_:unavailable:)`` and its outcome, handed between
+    /// the waiting thread and the one that does the work.
     ///
     /// `@unchecked Sendable` because the two threads never touch it at once: the waiting thread
-    /// reads the outcome only after the semaphore the working thread signals when it is done.
-    private final class StackHop<Result>: @unchecked Sendable {
+    /// reads the outcome only after joining the working thread.
+    private final class StackHop<Result>: StackHopping, @unchecked Sendable {
         private var body: (() throws -> Result)?
         private var result: Swift.Result<Result, any Error>?
 
@@ -196,18 +254,26 @@ import Foundation
         func outcome() throws -> Result {
             try result!.get()
         }
+
+        /// Lets go of the closure when no thread could be started to run it.
+        func discard() {
+            body = nil
+        }
     }
 
 #else
     @usableFromInline
     enum StackSpace {
         @usableFromInline
+        static let noThreadDescription = "The document nests deeper than the stack holds."
+
+        @usableFromInline
         enum Entry {
             case outermost, nested, hop
         }
 
         @usableFromInline
-        static func enter(depth: @autoclosure () -> Int) -> Entry {
+        static func enter() -> Entry {
             .nested
         }
 
@@ -215,7 +281,10 @@ import Foundation
         static func leaveOutermost() {}
 
         @usableFromInline
-        static func onFreshStack<Result>(_ body: () throws -> Result) throws -> Result {
+        static func onFreshStack<Result>(
+            _ body: () throws -> Result,
+            unavailable: @autoclosure () -> any Error
+        ) throws -> Result {
             try body()
         }
     }

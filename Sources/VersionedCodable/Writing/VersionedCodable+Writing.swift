@@ -16,9 +16,15 @@ extension VersionedCodable {
     ///
     /// A ``VersionsToWrite`` list in the encoder's `userInfo` may ask for an older version.
     func encodeVersioned(to encoder: any Encoder) throws {
-        let entry = StackSpace.enter(depth: encoder.codingPath.count)
+        let entry = StackSpace.enter()
         if case .hop = entry {
-            return try StackSpace.onFreshStack { try encodeVersioned(to: encoder) }
+            return try StackSpace.onFreshStack(
+                { try encodeVersioned(to: encoder) },
+                unavailable: EncodingError.invalidValue(
+                    self,
+                    .init(codingPath: encoder.codingPath, debugDescription: StackSpace.noThreadDescription)
+                )
+            )
         }
         defer {
             if case .outermost = entry {
