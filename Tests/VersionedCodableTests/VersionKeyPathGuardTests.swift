@@ -52,6 +52,28 @@ struct ArrayElementSpec: VersionPathSpec {
     }
 }
 
+/// A spec that keeps the version in an array inside an array's first element.
+struct NestedArraySpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.items[0].values[1] }
+
+    struct Entry: Codable {
+        var values: [Int?]
+    }
+    var items: [Entry]
+
+    init(withVersion version: Int?) {
+        items = [Entry(values: [0, version])]
+    }
+}
+
+struct NestedArrayNote: VersionedCodable, Equatable {
+    static let version: Int? = 4
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = NestedArraySpec
+
+    var x: Int
+}
+
 /// A spec that reads the version from a string through a computed property.
 struct ComputedVersionSpec: VersionPathSpec {
     static var keyPathToVersion: KeyPath<Self, Int?> { \Self.number }
@@ -181,6 +203,25 @@ struct VersionKeyPathGuardTests {
             )
             guard (try? PropertyListDecoder().storedVersion(of: ArrayHeaderNote.self, from: plist)) == .some(nil)
             else { exit(4) }
+        }
+    }
+
+    @Test("A key path into an array inside an array element reads back, and short arrays at any depth are no version")
+    func arrayInsideArrayElement() async throws {
+        let written = try JSONEncoder().encode(versioned: NestedArrayNote(x: 1))
+        #expect(try JSONDecoder().decode(versioned: NestedArrayNote.self, from: written) == NestedArrayNote(x: 1))
+        await #expect(processExitsWith: .success) {
+            let documents = [
+                #"{"items":[{"values":[]}],"x":1}"#, #"{"items":[{"values":[0]}],"x":1}"#,
+                #"{"items":[],"x":1}"#, #"{"x":1}"#,
+            ]
+            for document in documents {
+                guard try JSONDecoder().storedVersion(of: NestedArrayNote.self, from: Data(document.utf8)) == nil
+                else { exit(1) }
+            }
+            let longer = Data(#"{"items":[{"values":[7,4,9]},{"values":[]}],"x":2}"#.utf8)
+            guard try JSONDecoder().decode(versioned: NestedArrayNote.self, from: longer) == NestedArrayNote(x: 2)
+            else { exit(2) }
         }
     }
 

@@ -446,6 +446,14 @@ struct VersionPlacementTests {
         let read = try decoder.decodeWithStoredVersion(Schema.self, from: data)
         #expect(read.storedVersion == 3)
         #expect(read.wrappedValue == Schema(tableName: "poems"))
+        // A version that is not a number is a type mismatch there, as without the strategy.
+        let text = Data(#"{"schema_version": "3", "table_name": "poems"}"#.utf8)
+        #expect {
+            try decoder.decode(versioned: Schema.self, from: text)
+        } throws: { error in
+            guard case DecodingError.typeMismatch = error else { return false }
+            return true
+        }
     }
 
     @Test("A chain whose versions keep the version in different places reads what it writes")

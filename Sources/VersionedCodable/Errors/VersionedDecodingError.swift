@@ -88,7 +88,7 @@ extension VersionedDecodingError: CustomStringConvertible {
         case .invalidVersionChain(let problem):
             return "Invalid version chain: \(problem)"
         case .decodeFunctionReturnedWrongType(let expected, let returned):
-            return "The decode function was asked for \(expected) but returned a \(returned)."
+            return "The decode function was asked for \(expected) but returned a value of type \(returned)."
         }
     }
 }

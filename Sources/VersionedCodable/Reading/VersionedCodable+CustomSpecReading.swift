@@ -22,8 +22,10 @@ extension VersionedCodable {
         }
         // Nothing found: the keys may have been converted by the decoder's key strategy, or the
         // document may have been written by an older version that kept it elsewhere.
+        // A version there that is not an integer is the decoding error it is, as it would be
+        // without the key strategy.
         if paths.contains(where: { $0.contains(where: KeyConvertingDecoder.isSnakeCase) }),
-            let version = try? readVersion(
+            let version = try readVersion(
                 VersionSpec.self,
                 from: KeyConvertingDecoder(base: decoder),
                 paths: paths,

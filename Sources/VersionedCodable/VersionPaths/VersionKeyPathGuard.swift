@@ -9,16 +9,38 @@
 /// spec writes the version must hold a value. A decoded spec that falls short has no version,
 /// as a document without the version's parent object has none.
 enum VersionKeyPathGuard {
+    /// One step from a spec's root towards an array it writes: a key of an object, or an element
+    /// of an array (`\Spec.items[0].values[1]` passes through both).
+    enum Step: Hashable, Comparable, Sendable {
+        case key(String)
+        case element(Int)
+    }
+
     /// What a spec's key path needs of a decoded spec, worked out once per spec type.
     struct Needs: Sendable {
         /// Whether the key path reads stored struct properties only, and needs nothing.
         let readsStoredPropertiesOnly: Bool
-        /// The arrays the spec writes, by their keys from the root, with the most elements any
-        /// of the chain's versions writes there.
-        let arrays: [(path: [String], count: Int)]
+        /// The arrays the spec writes, at any depth, arrays inside array elements included, with
+        /// the most elements any of the chain's versions writes there.
+        let arrays: [(path: [Step], count: Int)]
     }
 
     private static let needs = TypeKeyedCache<Needs>()
+
+    /// The paths of the arrays the spec writes through objects alone, which a key path through a
+    /// subscript may read the version from: a document without one of them has no version.
+    static func arrayPaths<Spec: VersionPathSpec>(of spec: Spec.Type, versions: [Int?]) -> [[String]] {
+        needs.value(for: Spec.self) { makeNeeds(for: Spec.self, versions: versions) }.arrays.compactMap { array in
+            var keys: [String] = []
+            for step in array.path {
+                guard case .key(let key) = step else {
+                    return nil
+                }
+                keys.append(key)
+            }
+            return keys
+        }
+    }
 
     /// Whether `Spec.keyPathToVersion` can be applied to `spec`, decoded from a document,
     /// without trapping on its data.
@@ -27,12 +49,6 @@ enum VersionKeyPathGuard {
     ///   - spec: The spec as decoded from the document.
     ///   - versionPaths: Where the spec writes the version (see ``VersionPath/paths(for:versions:)``).
     ///   - versions: The chain's versions, which the spec is made with to learn what it writes.
-    /// The paths of the arrays the spec writes, which a key path through a subscript may read
-    /// the version from: a document without one of them has no version.
-    static func arrayPaths<Spec: VersionPathSpec>(of spec: Spec.Type, versions: [Int?]) -> [[String]] {
-        needs.value(for: Spec.self) { makeNeeds(for: Spec.self, versions: versions) }.arrays.map(\.path)
-    }
-
     static func canApply<Spec: VersionPathSpec>(to spec: Spec, versionPaths: [[String]], versions: [Int?]) -> Bool {
         let needs = needs.value(for: Spec.self) { makeNeeds(for: Spec.self, versions: versions) }
         if needs.readsStoredPropertiesOnly {
@@ -42,7 +58,7 @@ enum VersionKeyPathGuard {
             return false
         }
         for path in versionPaths {
-            guard case .leaf(let value)? = node(at: path, in: decoded), value.integer != nil else {
+            guard case .leaf(let value)? = node(at: path.map(Step.key), in: decoded), value.integer != nil else {
                 return false
             }
         }
@@ -60,47 +76,88 @@ enum VersionKeyPathGuard {
         if MemoryLayout<Spec>.offset(of: Spec.keyPathToVersion) != nil {
             return Needs(readsStoredPropertiesOnly: true, arrays: [])
         }
-        var counts: [[String]: Int] = [:]
+        var counts: [[Step]: Int] = [:]
         // The versions the chain writes with a number; the same few as VersionPath tries.
         for version in Set(versions.compactMap { $0 }).sorted().prefix(4) {
             guard let recorded = try? SpecRecordingEncoder.record(Spec(withVersion: version)) else {
                 continue
             }
-            collectArrays(in: recorded, path: [], into: &counts)
+            collectArrays(in: .object(recorded), path: [], into: &counts)
         }
         let arrays = counts.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { (path: $0.key, count: $0.value) }
         return Needs(readsStoredPropertiesOnly: false, arrays: arrays)
     }
 
-    private static func collectArrays(in object: RecordedObject, path: [String], into counts: inout [[String]: Int]) {
-        for (key, node) in object.entries {
-            switch node {
-            case .object(let child):
-                collectArrays(in: child, path: path + [key], into: &counts)
-            case .leaf(.encodable(let value, _)):
-                if let array = value as? RecordedArray {
-                    counts[path + [key]] = max(counts[path + [key]] ?? 0, array.elements.count)
+    private static func collectArrays(in node: RecordedNode, path: [Step], into counts: inout [[Step]: Int]) {
+        switch node {
+        case .object(let object):
+            for (key, child) in object.entries {
+                collectArrays(in: child, path: path + [.key(key)], into: &counts)
+            }
+        case .leaf(let value):
+            guard let array = arrayElements(of: value) else {
+                return
+            }
+            counts[path] = max(counts[path] ?? 0, array.count)
+            for (index, element) in array.enumerated() {
+                if let nested = structure(of: element) {
+                    collectArrays(in: nested, path: path + [.element(index)], into: &counts)
                 }
-            case .leaf:
-                continue
             }
         }
     }
 
-    private static func node(at path: [String], in root: RecordedObject) -> RecordedNode? {
-        var object = root
-        for (index, key) in path.enumerated() {
-            guard let node = object.entries.first(where: { $0.key == key })?.node else {
-                return nil
-            }
-            if index == path.count - 1 {
-                return node
-            }
-            guard case .object(let child) = node else {
-                return nil
-            }
-            object = child
+    /// The elements of `value`, when it is an array the recording kept.
+    private static func arrayElements(of value: SpecValue) -> [SpecValue]? {
+        guard case .encodable(let kept, _) = value, let array = kept as? RecordedArray else {
+            return nil
         }
-        return nil
+        return array.elements
+    }
+
+    /// What an array element writes, recorded, when it is an object or an array: the recording
+    /// keeps elements whole, as the coder writes them later.
+    private static func structure(of element: SpecValue) -> RecordedNode? {
+        guard case .encodable(let kept, _) = element else {
+            return nil
+        }
+        if kept is RecordedArray {
+            return .leaf(element)
+        }
+        if let object = kept as? RecordedObjectValue {
+            return .object(object.object)
+        }
+        guard let node = try? SpecRecordingEncoder.recordNode(of: kept, codingPath: [], userInfo: [:]) else {
+            return nil
+        }
+        switch node {
+        case .object:
+            return node
+        case .leaf(let leaf):
+            return arrayElements(of: leaf) != nil ? node : nil
+        }
+    }
+
+    private static func node(at path: [Step], in root: RecordedObject) -> RecordedNode? {
+        var node = RecordedNode.object(root)
+        for step in path {
+            switch (step, node) {
+            case (.key(let key), .object(let object)):
+                guard let child = object.entries.first(where: { $0.key == key })?.node else {
+                    return nil
+                }
+                node = child
+            case (.element(let index), .leaf(let value)):
+                guard let elements = arrayElements(of: value), index < elements.count,
+                    let element = structure(of: elements[index])
+                else {
+                    return nil
+                }
+                node = element
+            default:
+                return nil
+            }
+        }
+        return node
     }
 }
