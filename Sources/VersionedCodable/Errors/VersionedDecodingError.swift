@@ -55,6 +55,11 @@ public enum VersionedDecodingError: Error, @unchecked Sendable {
     case decodeFunctionReturnedWrongType(expected: any Decodable.Type, returned: any Decodable.Type)
 }
 
+/// Where to find the version a document has, which the 1.2 shape of
+/// ``VersionedDecodingError/unsupportedVersion(tried:)`` cannot carry.
+private let storedVersionHint =
+    "storedVersion(of:from:) on the decoder reads the version the document has (nil when it has none)."
+
 // Not `LocalizedError`, as in 1.2: a program that gives the error its own `errorDescription`
 // (to show its users) keeps it, and `localizedDescription` says what the program says.
 extension VersionedDecodingError: CustomStringConvertible {
@@ -77,10 +82,10 @@ extension VersionedDecodingError: CustomStringConvertible {
                 let supported = longest.versions.map(describeVersion).joined(separator: ", ")
                 return "The document's version is not supported: no type down to \(tried) "
                     + "(version \(describeVersion(tried.version))) matches it. "
-                    + "The chain \(longest.newest) supports versions \(supported)."
+                    + "The chain \(longest.newest) supports versions \(supported). \(storedVersionHint)"
             }
             return "The document's version is not supported: no type down to \(tried) "
-                + "(version \(describeVersion(tried.version))) matches it."
+                + "(version \(describeVersion(tried.version))) matches it. \(storedVersionHint)"
         case .documentVersionTooNew(let found, let newest):
             let supported = VersionChain(for: newest).versions.map(describeVersion).joined(separator: ", ")
             return "The document has version \(found), newer than the newest version this program knows "
