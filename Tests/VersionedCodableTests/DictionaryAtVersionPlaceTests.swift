@@ -34,6 +34,17 @@ struct TwoPlacesSpec: VersionPathSpec {
     }
 }
 
+extension DictionaryAtVersionPlaceTests.RootCounts {
+    init(from decoder: any Decoder) throws {
+        self.init(counts: try decoder.singleValueContainer().decode([String: Int].self))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(counts)
+    }
+}
+
 @Suite("Dictionaries where the version goes")
 struct DictionaryAtVersionPlaceTests {
     struct Numbered: VersionedCodable, Equatable {
@@ -60,49 +71,26 @@ struct DictionaryAtVersionPlaceTests {
         var a: A
     }
 
-    /// Reads and writes its root as a dictionary.
-    struct Counts: VersionedCodable, Equatable {
-        static let version: Int? = 2
-        typealias PreviousVersion = NothingEarlier
-        var counts: [String: Int]
-        init(counts: [String: Int]) { self.counts = counts }
-        init(from decoder: any Decoder) throws {
-            counts = try decoder.singleValueContainer().decode([String: Int].self)
-        }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(counts)
-        }
+    /// Reads and writes its root as a dictionary of counts.
+    protocol RootCounts: VersionedCodable {
+        var counts: [String: Int] { get }
+        init(counts: [String: Int])
     }
 
-    struct TwoPlacesV1: VersionedCodable, Equatable {
+    struct TwoPlacesV1: RootCounts, Equatable {
         static let version: Int? = 1
         typealias PreviousVersion = NothingEarlier
         typealias VersionSpec = TwoPlacesSpec
         var counts: [String: Int]
-        init(from decoder: any Decoder) throws {
-            counts = try decoder.singleValueContainer().decode([String: Int].self)
-        }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(counts)
-        }
     }
 
-    struct TwoPlaces: VersionedCodable, Equatable {
+    struct TwoPlaces: RootCounts, Equatable {
         static let version: Int? = 2
         typealias PreviousVersion = TwoPlacesV1
         typealias VersionSpec = TwoPlacesSpec
         var counts: [String: Int]
         init(counts: [String: Int]) { self.counts = counts }
         init(from old: TwoPlacesV1) { counts = old.counts }
-        init(from decoder: any Decoder) throws {
-            counts = try decoder.singleValueContainer().decode([String: Int].self)
-        }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(counts)
-        }
     }
 
     /// Opens `_metadata` by hand and keeps every key it finds there.
@@ -170,10 +158,10 @@ struct DictionaryAtVersionPlaceTests {
         encoder.keyEncodingStrategy = .convertToSnakeCase
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let counts = Counts(counts: ["snake_key": 1, "camelKey": 2])
-        let data = try encoder.encode(versioned: counts)
+        let tally = VersionPlacementTests.Tally(counts: ["snake_key": 1, "camelKey": 2])
+        let data = try encoder.encode(versioned: tally)
         #expect(Set(try VersionPlacementTests.object(data).keys) == ["snake_key", "camelKey", "version"])
-        #expect(try decoder.decode(versioned: Counts.self, from: data) == counts)
+        #expect(try decoder.decode(versioned: VersionPlacementTests.Tally.self, from: data) == tally)
     }
 
     @Test("A metadata dictionary keeps its keys, and loses the spec's snake-case key, under both strategies")
@@ -200,6 +188,7 @@ struct DictionaryAtVersionPlaceTests {
         let value = TwoPlaces(counts: ["a": 1])
         let data = try value.encodeTransparently(using: encode)
         let object = try VersionPlacementTests.object(data)
+        #expect(object["a"] as? Int == 1)
         #expect(object["version"] as? Int == 2)
         #expect(object["v"] as? Int == 2)
         #expect(try VersionPlacementTests.decode(TwoPlaces.self, data).wrappedValue == value)

@@ -56,7 +56,9 @@ internal final class SharedRootDecoder: Decoder {
 
     @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SharedRootSingleValueContainer(base: try base.singleValueContainer(), decoder: self)
+        VersionHidingSingleValueContainer(base: try base.singleValueContainer(), hidden: layout.keys) { [self] in
+            (try? sharedRoot().allKeys.map(\.stringValue)) ?? []
+        }
     }
 }
 

@@ -25,17 +25,21 @@ struct VersionHidingDecoder: Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        VersionHidingSingleValueContainer(base: try base.singleValueContainer(), decoder: base, places: places)
+        VersionHidingSingleValueContainer(base: try base.singleValueContainer(), hidden: places.keys) { [base] in
+            (try? base.container(keyedBy: PathKey.self).allKeys.map(\.stringValue)) ?? []
+        }
     }
 }
 
-/// A single-value container at such an object: a dictionary read through it leaves out the
-/// version's entries.
+/// A single-value container at an object where the spec keeps a version, the root's among
+/// them: a dictionary read through it leaves out the version's entries, and keeps its keys as
+/// written; anything else is read by the real container.
 struct VersionHidingSingleValueContainer: SingleValueDecodingContainer {
     let base: any SingleValueDecodingContainer
-    /// The decoder `base` came from, to read the object's keys as a keyed container reads them.
-    let decoder: any Decoder
-    let places: VersionPlaces
+    /// The keys at this object where the spec keeps a version.
+    let hidden: [String]
+    /// The object's keys as a keyed container reads them, through the decoder's key strategy.
+    let keysAsRead: () -> [String]
 
     var codingPath: [any CodingKey] { base.codingPath }
 
@@ -55,10 +59,8 @@ struct VersionHidingSingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try base.decode(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try base.decode(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if !places.keys.isEmpty, let dictionary = T.self as? any DictionaryWithoutVersion.Type {
-            return try dictionary.decode(from: base, hiding: places.keys) {
-                (try? decoder.container(keyedBy: PathKey.self).allKeys.map(\.stringValue)) ?? []
-            } as! T
+        if !hidden.isEmpty, let dictionary = T.self as? any DictionaryWithoutVersion.Type {
+            return try dictionary.decode(from: base, hiding: hidden, keysAsRead: keysAsRead) as! T
         }
         return try base.decode(type)
     }

@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Yes-or-no answers about types that never change while a process runs, kept for each thread,
 /// so that the paths every versioned decode and encode take read them without a lock.
 ///
@@ -24,7 +16,7 @@ enum PerThreadAnswers {
         case chainIsSound = 1
     }
 
-    private static let slotsPerQuestion = 64
+    private static let slotsPerQuestion = PerThreadMemory.answerWords / 2
 
     /// The answer this thread has kept for `type`, if any.
     @usableFromInline
@@ -59,42 +51,9 @@ enum PerThreadAnswers {
         question.rawValue * slotsPerQuestion + Int(truncatingIfNeeded: address >> 4) & (slotsPerQuestion - 1)
     }
 
-    #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
-        /// The calling thread's tables, made on its first use and freed when the thread ends.
-        @inline(__always)
-        private static func table() -> UnsafeMutablePointer<UInt>? {
-            guard let key else {
-                return nil
-            }
-            if let held = pthread_getspecific(key) {
-                return held.assumingMemoryBound(to: UInt.self)
-            }
-            return makeTable(key)
-        }
-
-        private static func makeTable(_ key: pthread_key_t) -> UnsafeMutablePointer<UInt>? {
-            let count = 2 * slotsPerQuestion
-            let table = UnsafeMutablePointer<UInt>.allocate(capacity: count)
-            table.initialize(repeating: 0, count: count)
-            guard pthread_setspecific(key, table) == 0 else {
-                table.deallocate()
-                return nil
-            }
-            return table
-        }
-
-        private static let key: pthread_key_t? = {
-            var key = pthread_key_t()
-            let made = pthread_key_create(&key) { table in
-                // Optional on some platforms and not on others.
-                let held: UnsafeMutableRawPointer? = table
-                held?.assumingMemoryBound(to: UInt.self).deallocate()
-            }
-            return made == 0 ? key : nil
-        }()
-    #else
-        // Without POSIX threads the answers are worked out every time.
-        @inline(__always)
-        private static func table() -> UnsafeMutablePointer<UInt>? { nil }
-    #endif
+    /// The calling thread's tables, in its ``PerThreadMemory``.
+    @inline(__always)
+    private static func table() -> UnsafeMutablePointer<UInt>? {
+        PerThreadMemory.answerTables()
+    }
 }
