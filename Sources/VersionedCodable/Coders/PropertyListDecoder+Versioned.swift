@@ -59,19 +59,8 @@ extension PropertyListDecoder {
         _ expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> Versioned<ExpectedType> {
-        let nesting = try PropertyListInputCheck.check(data)
-        do {
-            guard nesting > PropertyListInputCheck.nestingReadOnCallingThread else {
-                return try decode(Versioned<ExpectedType>.self, from: data)
-            }
-            return try StackSpace.onFreshStack(
-                { try decode(Versioned<ExpectedType>.self, from: data) },
-                unavailable: DecodingError.dataCorrupted(
-                    .init(codingPath: [], debugDescription: StackSpace.noThreadDescription)
-                )
-            )
-        } catch {
-            throw PropertyListInputCheck.decodingError(for: error)
+        try PropertyListInputCheck.reading(nesting: try PropertyListInputCheck.check(data)) {
+            try decode(Versioned<ExpectedType>.self, from: data)
         }
     }
 
@@ -104,19 +93,8 @@ extension PropertyListDecoder {
         of expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> Int? {
-        let nesting = try PropertyListInputCheck.check(data)
-        do {
-            guard nesting > PropertyListInputCheck.nestingReadOnCallingThread else {
-                return try decode(StoredVersionReader<ExpectedType>.self, from: data).version
-            }
-            return try StackSpace.onFreshStack(
-                { try decode(StoredVersionReader<ExpectedType>.self, from: data).version },
-                unavailable: DecodingError.dataCorrupted(
-                    .init(codingPath: [], debugDescription: StackSpace.noThreadDescription)
-                )
-            )
-        } catch {
-            throw PropertyListInputCheck.decodingError(for: error)
+        try PropertyListInputCheck.reading(nesting: try PropertyListInputCheck.check(data)) {
+            try decode(StoredVersionReader<ExpectedType>.self, from: data).version
         }
     }
 }

@@ -127,6 +127,28 @@ enum PropertyListInputCheck {
         }
     }
 
+    /// Runs `read`, which hands a document that ``check(_:)`` passed to Foundation's
+    /// property-list reader: on the calling thread, or on a thread with a large stack for a
+    /// document nested more than ``nestingReadOnCallingThread`` deep. An error of Foundation's
+    /// reader is thrown as the `DecodingError` a malformed document throws (see
+    /// ``decodingError(for:)``).
+    ///
+    /// - Parameters:
+    ///   - nesting: How deeply the document nests, as ``check(_:)`` returned it.
+    ///   - read: The read.
+    /// - Returns: What `read` returns.
+    @inlinable
+    static func reading<Result>(nesting: Int, _ read: () throws -> Result) throws -> Result {
+        do {
+            guard nesting > nestingReadOnCallingThread else {
+                return try read()
+            }
+            return try StackSpace.onFreshStack(read, unavailable: StackSpace.noThreadError(codingPath: []))
+        } catch {
+            throw decodingError(for: error)
+        }
+    }
+
     /// `error` as the `DecodingError` a malformed document throws, when Foundation's property
     /// list readers threw an error of their own (an object number out of range, a string longer
     /// than the document, text that cannot be converted) rather than a `DecodingError`; any other

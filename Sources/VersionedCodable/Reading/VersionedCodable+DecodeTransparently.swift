@@ -36,20 +36,8 @@ extension VersionedCodable {
         // list nested too deep would stop the process in: such a document is checked first, and
         // a deep one is read on a thread with a large stack.
         let nesting = PropertyListInputCheck.looksLikePropertyList(data) ? try PropertyListInputCheck.check(data) : 0
-        let decoded: any Decodable
-        do {
-            if nesting > PropertyListInputCheck.nestingReadOnCallingThread {
-                decoded = try StackSpace.onFreshStack(
-                    { try decode(Versioned<ExpectedType>.self, data) },
-                    unavailable: DecodingError.dataCorrupted(
-                        .init(codingPath: [], debugDescription: StackSpace.noThreadDescription)
-                    )
-                )
-            } else {
-                decoded = try decode(Versioned<ExpectedType>.self, data)
-            }
-        } catch {
-            throw PropertyListInputCheck.decodingError(for: error)
+        let decoded = try PropertyListInputCheck.reading(nesting: nesting) {
+            try decode(Versioned<ExpectedType>.self, data)
         }
         guard let document = decoded as? Versioned<ExpectedType> else {
             throw VersionedDecodingError.decodeFunctionReturnedWrongType(

@@ -55,9 +55,7 @@ extension VersionedCodable {
     static func decodeOnFreshStack(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
         try StackSpace.onFreshStack(
             { try decodeVersionedPart(from: decoder) },
-            unavailable: DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: StackSpace.noThreadDescription)
-            )
+            unavailable: StackSpace.noThreadError(codingPath: decoder.codingPath)
         )
     }
 

@@ -289,3 +289,12 @@ import Foundation
         }
     }
 #endif
+
+extension StackSpace {
+    /// The error a decode throws when a document needs a fresh stack and no thread can be
+    /// started to give it one.
+    @usableFromInline
+    static func noThreadError(codingPath: [any CodingKey]) -> DecodingError {
+        DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: noThreadDescription))
+    }
+}
