@@ -17,7 +17,7 @@ extension JSONEncoder {
     /// - Throws: ``VersionedEncodingError/typeHasClashingVersionField`` when the type writes its
     ///   own value where the version goes, and any error the type's encoding throws.
     public func encode(versioned value: any VersionedCodable) throws -> Data {
-        let versionsToWrite = userInfo.isEmpty ? nil : userInfo[.versionsToWrite] as? VersionsToWrite
+        let versionsToWrite = VersionsToWrite.listed(in: userInfo)
         return try VersionedEncodingError.unwrapping {
             try encode(VersionedRoot(value: value, versionsToWrite: versionsToWrite))
         }

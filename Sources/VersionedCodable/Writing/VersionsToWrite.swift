@@ -46,10 +46,12 @@ public struct VersionsToWrite: Sendable {
 
     static func requested<Value: VersionedCodable>(for type: Value.Type, in userInfo: [CodingUserInfoKey: Any]) -> Int??
     {
-        guard !userInfo.isEmpty, let list = userInfo[.versionsToWrite] as? VersionsToWrite else {
-            return nil
-        }
-        return list.version(for: type)
+        listed(in: userInfo)?.version(for: type)
+    }
+
+    /// The list an encoder's `userInfo` holds, if any; an empty `userInfo` is not searched.
+    static func listed(in userInfo: [CodingUserInfoKey: Any]) -> VersionsToWrite? {
+        userInfo.isEmpty ? nil : userInfo[.versionsToWrite] as? VersionsToWrite
     }
 }
 
