@@ -19,21 +19,28 @@ enum SpecValue {
     /// single value): written whole, so that the coder's own strategies apply to it.
     case encodable(any Encodable, integer: Int?)
 
-    /// The value as an `Int`, when it is an integer that fits.
-    /// What `value` writes, recorded: a single value, or a keyed object or array as a recorded
-    /// one; `nil` for a value that the recording keeps whole (a date, data, a URL).
-    private static func recordedFurther(_ value: any Encodable) -> SpecValue? {
+    /// What `value` writes, recorded as one value: a single value, a keyed object or an array
+    /// as a recorded one, or `value` itself where the recording keeps it whole (a date, data, a
+    /// URL); `nil` when its encoding throws.
+    static func recording(_ value: any Encodable) -> SpecValue? {
         guard let node = try? SpecRecordingEncoder.recordNode(of: value, codingPath: [], userInfo: [:]) else {
             return nil
         }
         switch node {
-        case .leaf(.encodable(let kept, _)) where !(kept is RecordedArray) && !(kept is RecordedObjectValue):
-            return nil
         case .leaf(let leaf):
             return leaf
         case .object(let object):
             return .encodable(RecordedObjectValue(object: object), integer: nil)
         }
+    }
+
+    /// ``recording(_:)``, but `nil` for a value that the recording keeps whole.
+    private static func recordedFurther(_ value: any Encodable) -> SpecValue? {
+        let recorded = recording(value)
+        if case .encodable(let kept, _)? = recorded, !(kept is RecordedArray), !(kept is RecordedObjectValue) {
+            return nil
+        }
+        return recorded
     }
 
     /// Whether the value is an integer of any width.
@@ -45,6 +52,7 @@ enum SpecValue {
         }
     }
 
+    /// The value as an `Int`, when it is an integer that fits.
     var integer: Int? {
         switch self {
         case .int(let value): return value

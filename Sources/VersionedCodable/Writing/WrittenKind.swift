@@ -24,17 +24,10 @@ enum WrittenKind {
     /// compared with what the spec writes at the same place.
     static func recorded<T: Encodable>(_ value: T) -> WrittenKind {
         let kind = of(value)
-        guard case .other = kind, !(value is LibraryVersion),
-            let node = try? SpecRecordingEncoder.recordNode(of: value, codingPath: [], userInfo: [:])
-        else {
+        guard case .other = kind, !(value is LibraryVersion), let recorded = SpecValue.recording(value) else {
             return kind
         }
-        switch node {
-        case .leaf(let recorded):
-            return .value(recorded)
-        case .object(let object):
-            return .value(.encodable(RecordedObjectValue(object: object), integer: nil))
-        }
+        return .value(recorded)
     }
 }
 
