@@ -125,9 +125,3 @@ struct DecodedEntry<Value: Decodable>: Decodable {
         result = Result { try decoder.singleValueContainer().decode(Value.self) }
     }
 }
-
-/// Types that a coder reads in a way of its own, which reading them through another decoder
-/// would change; such a value is never an object the spec keeps a version in.
-func isReadSpecially(_ type: Any.Type) -> Bool {
-    type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
-}

@@ -312,7 +312,7 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
             return nested
         }
         // A type that opens the object by hand and lists its keys does not see the version.
-        return try VersionHidingDecoder.container(nested, at: below)
+        return VersionHidingDecoder.container(nested, at: below)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {

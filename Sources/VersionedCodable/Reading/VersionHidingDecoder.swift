@@ -18,7 +18,7 @@ struct VersionHidingDecoder: Decoder {
     static func container<Key: CodingKey>(
         _ container: KeyedDecodingContainer<Key>,
         at places: VersionPlaces
-    ) throws -> KeyedDecodingContainer<Key> {
+    ) -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(VersionHidingContainer(base: container, places: places))
     }
 
@@ -109,7 +109,7 @@ private struct VersionHidingContainer<Key: CodingKey>: KeyedDecodingContainerPro
         guard let below = places.below[key.stringValue] else {
             return nested
         }
-        return try VersionHidingDecoder.container(nested, at: below)
+        return VersionHidingDecoder.container(nested, at: below)
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         try base.nestedUnkeyedContainer(forKey: key)
@@ -136,7 +136,7 @@ func decodeHidingVersions<T: Decodable, Key: CodingKey>(
     if !places.keys.isEmpty, let dictionary = T.self as? any DictionaryWithoutVersion.Type {
         return try dictionary.decode(from: container, forKey: key, hiding: places.keys) as! T
     }
-    if places.below.isEmpty || isReadSpecially(T.self) {
+    if places.below.isEmpty || isCodedSpecially(T.self) {
         return try container.decode(type, forKey: key)
     }
     return try T(from: VersionHidingDecoder(base: try container.superDecoder(forKey: key), places: places))

@@ -54,7 +54,7 @@ struct SpecRecordingEncoder: Encoder {
         codingPath: [any CodingKey],
         userInfo: [CodingUserInfoKey: Any]
     ) throws -> RecordedNode {
-        if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
+        if isCodedSpecially(T.self) {
             return .leaf(.encodable(value, integer: nil))
         }
         let slot = RecordingSlot()
