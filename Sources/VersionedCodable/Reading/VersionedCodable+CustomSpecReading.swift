@@ -1,5 +1,5 @@
 /// The version places of each custom spec, made from its version paths.
-let rootLayouts = TypeKeyedCache<VersionPlaces>()
+let versionPlacesOfSpecs = TypeKeyedCache<VersionPlaces>()
 
 extension VersionedCodable {
     /// Reads the version through a custom ``VersionPathSpec``, as its documentation promises:
@@ -91,7 +91,7 @@ extension VersionedCodable {
         if spec == VersionKeyAtRootVersionPathSpec.self {
             return .defaultSpec
         }
-        return rootLayouts.value(for: spec) { VersionPlaces(paths: paths) }
+        return versionPlacesOfSpecs.value(for: spec) { VersionPlaces(paths: paths) }
     }
 
     private static func readVersion<Spec: VersionPathSpec>(
