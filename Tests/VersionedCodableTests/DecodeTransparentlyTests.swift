@@ -28,29 +28,6 @@ struct DecodeTransparentlyTests {
         }
     }
 
-    @Test("A property list nested too deep throws before a property-list decode function reads it")
-    func deepPropertyListThroughFunction() async {
-        await #expect(processExitsWith: .success) {
-            let depth = 10_000
-            let body = String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)
-            let text = MalformedInputTests.xmlPlist("<key>tags</key>" + body)
-            let utf16 = Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!
-            let binary = BinaryPropertyListWriter.noteWithCyclicTags()
-            for document in [Data(text.utf8), utf16, binary] {
-                do {
-                    let _: Poem = try Poem.decodeTransparently(from: document) {
-                        try PropertyListDecoder().decode($0, from: $1)
-                    }
-                    exit(1)
-                } catch is DecodingError {
-                    continue
-                } catch {
-                    exit(2)
-                }
-            }
-        }
-    }
-
     @Test("Other XML than a property list reaches the decode function whatever its nesting")
     func otherXMLIsNotChecked() throws {
         let depth = 1_000

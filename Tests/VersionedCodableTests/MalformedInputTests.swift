@@ -68,6 +68,15 @@ struct MalformedInputTests {
         }
     }
 
+    /// `Note`'s fields with the version as one more, decoded without versioning.
+    struct PlainNote: Codable {
+        var version: Int?
+        var title: String
+        var tags: [String]
+        var body: String?
+        var count: Int
+    }
+
     // MARK: - Formats and outcomes
 
     enum Format: String, CaseIterable, CustomTestStringConvertible {
@@ -403,124 +412,62 @@ struct MalformedInputTests {
         }
     }
 
-    @Test("Ten thousand nested arrays in a binary property list throw dataCorrupted")
-    func deeplyNestedBinaryPropertyList() {
-        let document = BinaryPropertyListWriter.noteWithDeeplyNestedTags(depth: 10_000)
-        #expect(Outcome { try Format.binaryPlist.decode(document) } == .dataCorrupted)
+    /// Property lists that Foundation's own readers crash on, hang on or refuse: nested ten
+    /// thousand deep in XML and in binary, an array that contains itself, bytes that are not
+    /// UTF-8 inside an `<integer>`, deep nesting after a byte order mark.
+    static func hostilePropertyLists() -> [Data] {
+        let deep = String(repeating: "<array>", count: 10_000) + String(repeating: "</array>", count: 10_000)
+        let text = xmlPlist("<key>tags</key>" + deep)
+        let invalidInteger =
+            Data(xmlPlist("<key>version</key><integer>").utf8.dropLast("</dict></plist>".utf8.count))
+            + Data(repeating: 0xFF, count: 8) + Data("01</integer></dict></plist>".utf8)
+        return [
+            Data(text.utf8),
+            Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!,
+            BinaryPropertyListWriter.noteWithDeeplyNestedTags(depth: 10_000),
+            BinaryPropertyListWriter.noteWithCyclicTags(),
+            invalidInteger,
+        ]
     }
 
-    @Test("An array that contains itself in a binary property list throws")
-    func cyclicBinaryPropertyList() {
-        let document = BinaryPropertyListWriter.noteWithCyclicTags()
-        let outcome = Outcome { try Format.binaryPlist.decode(document) }
-        #expect(outcome.isPromisedError, "\(outcome)")
-    }
-
-    /// Foundation's XML property list scanner recurses once per level, so ten thousand levels
-    /// would overflow the stack before `Versioned` sees a byte; the versioned decode rejects
-    /// such nesting first. Run in a child process so that a regression fails this test only.
-    @Test("Ten thousand nested elements in an XML property list throw rather than crash")
-    func deeplyNestedXMLPropertyList() async {
-        await #expect(processExitsWith: .success) {
-            let depth = 10_000
-            let body = String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)
-            let document = Data(MalformedInputTests.xmlPlist("<key>tags</key>" + body).utf8)
-            guard Outcome({ try Format.xmlPlist.decode(document) }) == .dataCorrupted else { exit(1) }
+    /// How a decode in a child process ended: its exit status, which says whether it returned,
+    /// threw (and what) or stopped the process.
+    static func endInChildProcess(_ decode: () throws -> Any) -> Never {
+        do {
+            _ = try decode()
+            exit(10)
+        } catch is DecodingError {
+            exit(11)
+        } catch {
+            exit(12)
         }
     }
 
-    /// Foundation reads `<array >`, `<array a="1">` and `</dict >` as array and dictionary tags
-    /// too, so the depth check counts every element, not two spellings. Run in a child process
-    /// so that a regression fails this test only.
-    @Test("Deep nesting written with spaces or attributes in the tags is refused too")
-    func deeplyNestedXMLWithUnusualTags() async {
-        await #expect(processExitsWith: .success) {
-            let tags = [
-                ("<array >", "</array>"), ("<array a=\"1\">", "</array>"), ("<dict\t><key>a</key>", "</dict >"),
-            ]
-            for (opening, closing) in tags {
-                let body = String(repeating: opening, count: 10_000) + String(repeating: closing, count: 10_000)
-                let document = Data(MalformedInputTests.xmlPlist("<key>tags</key>" + body).utf8)
-                guard Outcome({ try Format.xmlPlist.decode(document) }) == .dataCorrupted else { exit(1) }
+    /// The coders' readers are theirs: where Foundation's reader stops the process, so does a
+    /// versioned decode of the same bytes, and where it throws, the versioned decode throws a
+    /// `DecodingError` too. Each decode runs in a child process, since some of them crash.
+    @Test("A hostile property list ends a versioned decode as it ends a plain decode", arguments: 0..<5)
+    func hostilePropertyListsAsPlainDecodes(index: Int) async throws {
+        let plain = await #expect(processExitsWith: .failure) { [index] in
+            let document = MalformedInputTests.hostilePropertyLists()[index]
+            MalformedInputTests.endInChildProcess { try PropertyListDecoder().decode(PlainNote.self, from: document) }
+        }
+        let versioned = await #expect(processExitsWith: .failure) { [index] in
+            let document = MalformedInputTests.hostilePropertyLists()[index]
+            MalformedInputTests.endInChildProcess { try PropertyListDecoder().decode(versioned: Note.self, from: document) }
+        }
+        let transparent = await #expect(processExitsWith: .failure) { [index] in
+            let document = MalformedInputTests.hostilePropertyLists()[index]
+            MalformedInputTests.endInChildProcess {
+                let note: Note = try Note.decodeTransparently(from: document) { try PropertyListDecoder().decode($0, from: $1) }
+                return note
             }
         }
-    }
-
-    /// A check that ended a processing instruction at its first `>`, or a comment at the `-->` of
-    /// `<!-->`, would read a `<!--` or `<![CDATA[` that Foundation skips, and skip the nesting
-    /// that Foundation reads after it. Run in a child process so that a regression fails this
-    /// test only.
-    @Test("Deep nesting after a processing instruction or comment that a naive scan misreads throws rather than crash")
-    func deepNestingHiddenFromANaiveScan() async {
-        await #expect(processExitsWith: .success) {
-            let depth = 100_000
-            let deep = String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)
-            let documents = [
-                "<?pi > <!-- ?>" + MalformedInputTests.xmlPlist("<key>tags</key>" + deep) + "<!-- -->",
-                "<?> <!-- ?>" + MalformedInputTests.xmlPlist("<key>tags</key>" + deep) + "<!-- -->",
-                MalformedInputTests.xmlPlist("<!--><![CDATA[--><key>tags</key>" + deep + "<!-- ]]> -->"),
-                #"<!DOCTYPE plist SYSTEM "a> "# + MalformedInputTests.xmlPlist("<key>tags</key>" + deep) + #"">"#,
-            ]
-            for document in documents {
-                guard Outcome({ try Format.xmlPlist.decode(Data(document.utf8)) }) == .dataCorrupted else { exit(1) }
-            }
-        }
-    }
-
-    /// Foundation converts UTF-16 and UTF-32 with a byte order mark to UTF-8 and scans them as
-    /// deeply as UTF-8. Run in a child process so that a regression fails this test only.
-    @Test("Deep nesting in UTF-16 or UTF-32 after a byte order mark throws rather than crash")
-    func deepNestingInUTF16() async {
-        await #expect(processExitsWith: .success) {
-            let depth = 100_000
-            let body = String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)
-            let text = MalformedInputTests.xmlPlist("<key>tags</key>" + body)
-            let documents = [
-                Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!,
-                Data([0xFE, 0xFF]) + text.data(using: .utf16BigEndian)!,
-                Data([0x00, 0x00, 0xFE, 0xFF]) + text.data(using: .utf32BigEndian)!,
-                // What Foundation takes for UTF-32LE's byte order mark.
-                Data([0xFE, 0xFF, 0x00, 0x00]) + text.data(using: .utf32LittleEndian)!,
-            ]
-            for document in documents {
-                guard Outcome({ try Format.xmlPlist.decode(document) }) == .dataCorrupted else { exit(1) }
-            }
-        }
-    }
-
-    @Test("Nesting up to the limit is read by Foundation, one level more is refused")
-    func nestingLimit() async throws {
-        func document(depth: Int) -> Data {
-            let body = String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)
-            return Data(Self.xmlPlist("<key>version</key><integer>3</integer><key>tags</key>" + body).utf8)
-        }
-        // Off the main thread, where stacks are smallest, as a server decodes.
-        let limit = 2_048  // the check's documented limit, which a property list may reach
-        let atLimit = await Task.detached { Outcome { try Format.xmlPlist.decode(document(depth: limit - 1)) } }.value
-        let overLimit = await Task.detached { Outcome { try Format.xmlPlist.decode(document(depth: limit + 1)) } }.value
-        // The arrays inside the root dictionary: the document is well formed but `tags` is not
-        // an array of strings, which is Foundation's own verdict, reached on a stack large enough.
-        #expect(atLimit != .dataCorrupted, "\(atLimit)")
-        #expect(atLimit.isPromisedError, "\(atLimit)")
-        #expect(overLimit == .dataCorrupted, "\(overLimit)")
-    }
-
-    /// Found by the fuzzer in `Fuzz/`: six or more 0xFF bytes inside an `<integer>` element make
-    /// FoundationEssentials stop with a fatal error in CodableUtilities.swift, while five throw.
-    /// The versioned decode checks that an XML property list is UTF-8 first. Run in a child
-    /// process so that a regression fails this test only.
-    @Test("Bytes that are not UTF-8 inside an XML property list's integer throw rather than crash")
-    func invalidUTF8InXMLInteger() async {
-        await #expect(processExitsWith: .success) {
-            let document =
-                Data(
-                    MalformedInputTests.xmlPlist("<key>version</key><integer>").utf8.dropLast(
-                        "</dict></plist>".utf8.count
-                    )
-                )
-                + Data(repeating: 0xFF, count: 8) + Data("01</integer></dict></plist>".utf8)
-            guard Outcome({ try Format.xmlPlist.decode(document) }) == .dataCorrupted else { exit(1) }
-        }
+        let plainStatus = try #require(plain?.exitStatus)
+        #expect(versioned?.exitStatus == plainStatus)
+        #expect(transparent?.exitStatus == plainStatus)
+        // A plain decode that throws is never a versioned decode that returns.
+        #expect(plainStatus != .exitCode(10))
     }
 
     @Test("Five bytes that are not UTF-8 inside an XML property list's integer throw dataCorrupted")

@@ -2,16 +2,11 @@ import Foundation
 import Testing
 import VersionedCodable
 
-/// How deep a tree of `Versioned` parts can be read and written on a small thread stack.
-///
-/// Each nested part adds the library's frames to the recursion of the coder itself, so a tree
-/// of versioned nodes used to overflow a 512 KB stack at about 134 levels in a debug build and
-/// 200 in release, where the plain tree reads to JSONDecoder's nesting limit (256 nodes, each an
-/// object and an array). Once the versioned parts of a document have used a fair amount of
-/// stack and the rest might not fit, the library continues on a thread with a stack of its
-/// own; these tests hold it to the plain tree's depth. The work runs in a child process,
-/// because an overflow ends the process.
-@Suite("Stack depth of nested versioned values")
+/// How deep a tree of `Versioned` parts is read and written: to `maximumVersionedPartDepth`
+/// keys and indexes, on a 512 KB thread stack in this debug build, and no deeper, with an error
+/// that says where. The work on a small stack runs in a child process, because an overflow
+/// ends the process.
+@Suite("The nesting limit of versioned parts")
 struct NestedVersionedStackDepthTests {
     struct TreeNode: VersionedCodable, Equatable {
         static let version: Int? = 1
@@ -25,31 +20,12 @@ struct NestedVersionedStackDepthTests {
         var children: [PlainNode]
     }
 
-    /// Records the thread it was decoded on, to tell whether a part left the calling thread.
-    struct ThreadProbe: Codable, Equatable {
-        nonisolated(unsafe) static var decodedOn: Thread?
+    /// An empty object in the innermost node.
+    struct ThreadProbe: Codable, Equatable {}
 
-        init() {}
-
-        init(from decoder: any Decoder) throws {
-            _ = try decoder.container(keyedBy: PlainKey.self)
-            ThreadProbe.decodedOn = Thread.current
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            _ = encoder.container(keyedBy: PlainKey.self)
-        }
-    }
-
-    struct PlainKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    /// The deepest tree of nodes JSONDecoder reads: 512 levels of nesting.
-    static let jsonLimit = 256
+    /// The deepest tree whose innermost part is within the limit: each node below the root
+    /// adds two keys to the coding path (`children` and an index).
+    static let deepest = maximumVersionedPartDepth / 2 + 1
 
     /// `depth` nested nodes, as the library writes them, with a probe in the innermost one.
     static func document(depth: Int) -> Data {
@@ -73,6 +49,14 @@ struct NestedVersionedStackDepthTests {
         done.wait()
     }
 
+    static func tree(depth: Int) -> TreeNode {
+        var node = TreeNode(children: [], leaf: ThreadProbe())
+        for _ in 1..<depth {
+            node = TreeNode(children: [Versioned(node)], leaf: nil)
+        }
+        return node
+    }
+
     static func depth(of tree: TreeNode) -> Int {
         var depth = 1
         var node = tree
@@ -83,73 +67,25 @@ struct NestedVersionedStackDepthTests {
         return depth
     }
 
-    @Test("The plain tree reads to JSONDecoder's nesting limit, and no further")
-    func plainTreeReachesTheLimit() throws {
-        // The reference the versioned tree is held to: if JSONDecoder's limit moved, the depth
-        // the other tests use would have to move with it.
-        let data = Self.document(depth: Self.jsonLimit)
-        #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(PlainNode.self, from: Self.document(depth: Self.jsonLimit + 1))
-        }
-        _ = try JSONDecoder().decode(PlainNode.self, from: data)
-    }
-
-    /// Decodes the deepest tree JSON allows, in both calls, on a stack of `stackSize` bytes, and
-    /// ends the process with success when both are whole.
-    static func decodeDeepestTree(onStackOf stackSize: Int) {
-        let data = NestedVersionedStackDepthTests.document(depth: NestedVersionedStackDepthTests.jsonLimit)
-        NestedVersionedStackDepthTests.onSmallStack(size: stackSize) {
-            guard let tree = try? JSONDecoder().decode(Versioned<TreeNode>.self, from: data),
-                let root = try? JSONDecoder().decode(versioned: TreeNode.self, from: data)
-            else {
-                exit(1)
-            }
-            let depths = [
-                NestedVersionedStackDepthTests.depth(of: tree.wrappedValue),
-                NestedVersionedStackDepthTests.depth(of: root),
-            ]
-            exit(depths == [256, 256] ? 0 : 1)
-        }
-    }
-
-    @Test("A tree of versioned nodes as deep as JSON allows decodes on a 512 KB stack")
-    func nestedVersionedPartsFitASmallStack() async {
+    @Test("A tree of versioned nodes at the limit reads and writes on a 512 KB stack, in JSON and property lists")
+    func treeAtTheLimitFitsASmallStack() async {
         await #expect(processExitsWith: .success) {
-            NestedVersionedStackDepthTests.decodeDeepestTree(onStackOf: 512 * 1_024)
-        }
-    }
-
-    @Test("A tree of versioned nodes as deep as JSON allows decodes on a 256 KB stack")
-    func nestedVersionedPartsFitASmallerStack() async {
-        await #expect(processExitsWith: .success) {
-            NestedVersionedStackDepthTests.decodeDeepestTree(onStackOf: 256 * 1_024)
-        }
-    }
-
-    @Test("Trees of versioned nodes in property lists decode on a 512 KB stack to the input check's limit")
-    func nestedVersionedPartsInPropertyLists() async {
-        await #expect(processExitsWith: .success) {
-            // 1,023 nodes: 2,046 arrays and dictionaries, under the check's 2,048; a plain tree
-            // overflows such a stack at about 230 nodes, and asking the decoder for the coding
-            // path at every deep level once made this quadratic, and overflowed it too.
-            var tree = TreeNode(children: [], leaf: nil)
-            for _ in 1..<1_023 {
-                tree = TreeNode(children: [Versioned(tree)], leaf: nil)
-            }
-            // Written on this thread: Foundation's encoders serialize what they are given
-            // recursively, which a 512 KB stack would not hold either for the plain tree.
-            var documents: [Data] = []
-            for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
-                let encoder = PropertyListEncoder()
-                encoder.outputFormat = format
-                guard let data = try? encoder.encode(versioned: tree) else { exit(1) }
-                documents.append(data)
-            }
-            let written = documents
+            let tree = NestedVersionedStackDepthTests.tree(depth: NestedVersionedStackDepthTests.deepest)
             NestedVersionedStackDepthTests.onSmallStack {
-                for data in written {
-                    guard let read = try? PropertyListDecoder().decode(versioned: TreeNode.self, from: data),
-                        NestedVersionedStackDepthTests.depth(of: read) == 1_023
+                let json = NestedVersionedStackDepthTests.document(depth: NestedVersionedStackDepthTests.deepest)
+                guard let read = try? JSONDecoder().decode(versioned: TreeNode.self, from: json),
+                    let part = try? JSONDecoder().decode(Versioned<TreeNode>.self, from: json),
+                    read == tree, part.wrappedValue == tree,
+                    let written = try? JSONEncoder().encode(versioned: tree),
+                    (try? JSONDecoder().decode(versioned: TreeNode.self, from: written)) == tree
+                else {
+                    exit(1)
+                }
+                for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+                    let encoder = PropertyListEncoder()
+                    encoder.outputFormat = format
+                    guard let data = try? encoder.encode(versioned: tree),
+                        (try? PropertyListDecoder().decode(versioned: TreeNode.self, from: data)) == tree
                     else {
                         exit(2)
                     }
@@ -159,65 +95,42 @@ struct NestedVersionedStackDepthTests {
         }
     }
 
-    @Test("A tree of versioned nodes deeper than the plain tree can be written encodes on a 512 KB stack")
-    func nestedVersionedPartsEncodeOnASmallStack() async {
-        await #expect(processExitsWith: .success) {
-            // Built on a large stack; writing it is what is measured.
-            let depth = 220
-            var node = TreeNode(children: [], leaf: nil)
-            for _ in 1..<depth {
-                node = TreeNode(children: [Versioned(node)], leaf: nil)
+    @Test("A part one level past the limit throws an error that says the document nests too deep, and where")
+    func pastTheLimitThrows() throws {
+        let depth = Self.deepest + 1
+        let data = Self.document(depth: depth)
+        do {
+            _ = try JSONDecoder().decode(versioned: TreeNode.self, from: data)
+            Issue.record("A tree past the limit decoded")
+        } catch let DecodingError.dataCorrupted(context) {
+            // The innermost part's error, wrapped by each part above it.
+            var innermost = context
+            while case let DecodingError.dataCorrupted(inner)? = innermost.underlyingError as? DecodingError {
+                innermost = inner
             }
-            let tree = node
-            NestedVersionedStackDepthTests.onSmallStack {
-                guard let data = try? JSONEncoder().encode(versioned: tree),
-                    let back = try? JSONDecoder().decode(versioned: TreeNode.self, from: data)
-                else {
-                    exit(1)
-                }
-                exit(back == tree && NestedVersionedStackDepthTests.depth(of: back) == depth ? 0 : 1)
-            }
+            #expect(innermost.codingPath.count == maximumVersionedPartDepth + 2)
+            #expect(innermost.debugDescription.contains("more than \(maximumVersionedPartDepth) keys and indexes deep"))
+        }
+        do {
+            _ = try JSONEncoder().encode(versioned: Self.tree(depth: depth))
+            Issue.record("A tree past the limit encoded")
+        } catch let error as EncodingError {
+            #expect("\(error)".contains("more than \(maximumVersionedPartDepth) keys and indexes deep"))
         }
     }
 
-    @Test("A shallow document is read on the calling thread, and a deep one leaves it only once it is deep")
-    func onlyDeepDocumentsLeaveTheThread() async {
-        await #expect(processExitsWith: .success) {
-            NestedVersionedStackDepthTests.onSmallStack {
-                let caller = Thread.current
-                for depth in [1, 2, 8] {
-                    _ = try? JSONDecoder().decode(
-                        versioned: TreeNode.self,
-                        from: NestedVersionedStackDepthTests.document(depth: depth)
-                    )
-                    if ThreadProbe.decodedOn !== caller {
-                        exit(2)
-                    }
-                }
-                _ = try? JSONDecoder().decode(
-                    versioned: TreeNode.self,
-                    from: NestedVersionedStackDepthTests.document(depth: NestedVersionedStackDepthTests.jsonLimit)
-                )
-                exit(ThreadProbe.decodedOn !== caller && ThreadProbe.decodedOn != nil ? 0 : 3)
-            }
+    @Test("Ten thousand nested parts throw rather than overflow the stack")
+    func farPastTheLimitThrows() {
+        // JSONDecoder itself refuses nesting this deep; the versioned decode throws, in any case.
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(versioned: TreeNode.self, from: Self.document(depth: 10_000))
         }
     }
 
-    @Test("An array of many versioned items is read on the calling thread, however little stack is left")
-    func arraysOfPartsStayOnTheThread() async {
-        await #expect(processExitsWith: .success) {
-            NestedVersionedStackDepthTests.onSmallStack(size: 128 * 1_024) {
-                let caller = Thread.current
-                let items = Array(repeating: Versioned(TreeNode(children: [], leaf: ThreadProbe())), count: 200)
-                guard let data = try? JSONEncoder().encode(items) else {
-                    exit(1)
-                }
-                ThreadProbe.decodedOn = nil
-                guard let back = try? JSONDecoder().decode([Versioned<TreeNode>].self, from: data) else {
-                    exit(2)
-                }
-                exit(back.count == 200 && ThreadProbe.decodedOn === caller ? 0 : 3)
-            }
-        }
+    @Test("An array of many versioned items is not limited: each item is one level deep")
+    func arraysOfPartsAreNotLimited() throws {
+        let items = Array(repeating: Versioned(TreeNode(children: [], leaf: nil)), count: 5_000)
+        let data = try JSONEncoder().encode(items)
+        #expect(try JSONDecoder().decode([Versioned<TreeNode>].self, from: data).count == 5_000)
     }
 }

@@ -171,69 +171,72 @@ struct VersionKeyPathGuardTests {
         }
     }
 
-    @Test("An array-element spec reads back what it writes, and an empty array is no version")
-    func arrayElement() async throws {
-        let written = try JSONEncoder().encode(versioned: ArrayHeaderNote(text: "x"))
-        #expect(try JSONDecoder().decode(versioned: ArrayHeaderNote.self, from: written) == ArrayHeaderNote(text: "x"))
-        let longer = Data(#"{"text":"x","headers":[{"version":3},{"version":1}]}"#.utf8)
-        #expect(try JSONDecoder().decode(versioned: ArrayHeaderNote.self, from: longer) == ArrayHeaderNote(text: "x"))
-        await #expect(processExitsWith: .success) {
-            let empty = Data(#"{"text":"x","headers":[]}"#.utf8)
-            do {
-                _ = try JSONDecoder().decode(versioned: ArrayHeaderNote.self, from: empty)
-                exit(1)
-            } catch VersionedDecodingError.unsupportedVersion(let tried) {
-                guard tried == ArrayHeaderNote.self else { exit(2) }
+    /// The version is read at the places the spec writes it, not through its key path, so a
+    /// key path is never applied to a document's data. A spec that keeps the version inside an
+    /// array, or in another shape than an integer, cannot hold a version: it is refused with
+    /// one error, never read in a way that could trap.
+    @Test(
+        "Specs that keep the version in an array or as a string are refused, whatever the document holds",
+        arguments: [
+            #"{"text":"x","headers":[]}"#, #"{"text":"x","headers":[{"version":3}]}"#, #"{"text":"x"}"#,
+            #"{"items":[{"values":[]}],"x":1}"#, #"{"items":[],"x":1}"#, #"{"text":"x","formatVersion":"5"}"#,
+        ]
+    )
+    func unsupportedSpecs(document: String) throws {
+        let data = Data(document.utf8)
+        for decode in [
+            { _ = try JSONDecoder().decode(versioned: ArrayHeaderNote.self, from: data) },
+            { _ = try JSONDecoder().decode(versioned: NestedArrayNote.self, from: data) },
+            { _ = try JSONDecoder().decode(versioned: ComputedVersionNote.self, from: data) },
+        ] as [() throws -> Void] {
+            let error = #expect(throws: VersionedDecodingError.self) { try decode() }
+            guard case .invalidVersionChain(.unsupportedSpec)? = error else {
+                Issue.record("expected an unsupported spec, got \(String(describing: error))")
+                continue
             }
-            guard try JSONDecoder().storedVersion(of: ArrayHeaderNote.self, from: empty) == nil else { exit(3) }
-            // A document without the array at all has no version either, as one without a
-            // parent object has none.
-            let missing = Data(#"{"text":"x"}"#.utf8)
-            guard try JSONDecoder().storedVersion(of: ArrayHeaderNote.self, from: missing) == nil else { exit(5) }
-            do {
-                _ = try JSONDecoder().decode(versioned: ArrayHeaderNote.self, from: missing)
-                exit(6)
-            } catch VersionedDecodingError.unsupportedVersion(let tried) {
-                guard tried == ArrayHeaderNote.self else { exit(7) }
-            }
-            let plist = try PropertyListSerialization.data(
-                fromPropertyList: ["text": "x", "headers": NSArray()] as NSDictionary,
-                format: .xml,
-                options: 0
-            )
-            guard (try? PropertyListDecoder().storedVersion(of: ArrayHeaderNote.self, from: plist)) == .some(nil)
-            else { exit(4) }
         }
+        #expect(throws: VersionedDecodingError.self) { try JSONEncoder().encode(versioned: ArrayHeaderNote(text: "x")) }
+        #expect(throws: VersionedDecodingError.self) { try ArrayHeaderNote.validateVersionChain() }
     }
 
-    @Test("A key path into an array inside an array element reads back, and short arrays at any depth are no version")
-    func arrayInsideArrayElement() async throws {
-        let written = try JSONEncoder().encode(versioned: NestedArrayNote(x: 1))
-        #expect(try JSONDecoder().decode(versioned: NestedArrayNote.self, from: written) == NestedArrayNote(x: 1))
-        await #expect(processExitsWith: .success) {
-            let documents = [
-                #"{"items":[{"values":[]}],"x":1}"#, #"{"items":[{"values":[0]}],"x":1}"#,
-                #"{"items":[],"x":1}"#, #"{"x":1}"#,
-            ]
-            for document in documents {
-                guard try JSONDecoder().storedVersion(of: NestedArrayNote.self, from: Data(document.utf8)) == nil
-                else { exit(1) }
-            }
-            let longer = Data(#"{"items":[{"values":[7,4,9]},{"values":[]}],"x":2}"#.utf8)
-            guard try JSONDecoder().decode(versioned: NestedArrayNote.self, from: longer) == NestedArrayNote(x: 2)
-            else { exit(2) }
+    @Test("A spec that nests its objects past the limit is refused, however deep its key path goes")
+    func deepSpec() throws {
+        #expect(throws: VersionedDecodingError.self) { try DeepSpecNote.validateVersionChain() }
+        #expect(throws: VersionedDecodingError.self) { try JSONEncoder().encode(versioned: DeepSpecNote(text: "t")) }
+        #expect(throws: VersionedDecodingError.self) {
+            try JSONDecoder().decode(versioned: DeepSpecNote.self, from: Data(#"{"text":"t"}"#.utf8))
         }
     }
+}
 
-    @Test("A computed key path over a field that is not a number still reads the version the field holds")
-    func computedKeyPath() throws {
-        let written = try JSONEncoder().encode(versioned: ComputedVersionNote(text: "x"))
-        #expect(String(decoding: written, as: UTF8.self).contains(#""formatVersion":"5""#))
-        #expect(
-            try JSONDecoder().decode(versioned: ComputedVersionNote.self, from: written)
-                == ComputedVersionNote(text: "x")
-        )
-        let unreadable = Data(#"{"text":"x","formatVersion":"five"}"#.utf8)
-        #expect(try JSONDecoder().storedVersion(of: ComputedVersionNote.self, from: unreadable) == nil)
+/// A spec ten thousand objects deep, as a chain of optional links, with the version at the end.
+final class SpecLink: Codable {
+    var next: SpecLink?
+    var version: Int?
+    init(depth: Int, version: Int?) {
+        if depth > 1 {
+            next = SpecLink(depth: depth - 1, version: version)
+        } else {
+            self.version = version
+        }
     }
+}
+
+struct DeepLinkSpec: VersionPathSpec {
+    nonisolated(unsafe) static let keyPathToVersion: KeyPath<DeepLinkSpec, Int?> = {
+        var path: KeyPath<DeepLinkSpec, SpecLink> = \DeepLinkSpec.head
+        for _ in 1..<10_000 {
+            path = path.appending(path: \SpecLink.next!)
+        }
+        return path.appending(path: \SpecLink.version)
+    }()
+    var head: SpecLink
+    init(withVersion version: Int?) { head = SpecLink(depth: 10_000, version: version) }
+}
+
+struct DeepSpecNote: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = DeepLinkSpec
+    var text: String
 }

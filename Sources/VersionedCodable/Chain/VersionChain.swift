@@ -126,7 +126,7 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``VersionedDecodingError/invalidVersionChain(_:)`` describing the problem.
     public func validate() throws {
-        if let problem = problem ?? versionNotReadBack() {
+        if let problem = problem ?? specProblem() ?? versionNotReadBack() {
             throw VersionedDecodingError.invalidVersionChain(problem)
         }
     }
@@ -170,10 +170,14 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
 
     static let cache = TypeKeyedCache<VersionChain>()
 
-    /// The chains listed so far that end at `oldest`, for describing an error that names only
-    /// the oldest type.
-    static func knownChains(endingAt oldest: any VersionedCodable.Type) -> [VersionChain] {
-        cache.allValues().filter { $0.problem == nil && $0.oldest == oldest }
+    /// The first spec of the chain that cannot hold a version.
+    private func specProblem() -> VersionChainProblem? {
+        for spec in specs {
+            if let reason = spec.layout(versions: versions).problem {
+                return .unsupportedSpec(spec, reason: reason)
+            }
+        }
+        return nil
     }
 }
 
@@ -201,6 +205,11 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
     /// another argument (`Item<[T]>` before `Item<T>`) never ends.
     case tooLong(any VersionedCodable.Type, count: Int)
 
+    /// The spec cannot hold a version in a way the library can read and write: it does not
+    /// write the version as an integer in keyed objects, nests its objects more than 32 deep,
+    /// or writes an array piece by piece. `reason` says which.
+    case unsupportedSpec(any VersionPathSpec.Type, reason: String)
+
     /// A sentence that names the types involved.
     public var description: String {
         switch self {
@@ -220,6 +229,8 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
             return "\(type) writes version \(describeVersion(type.version)) through \(type.versionSpecType), "
                 + "but a document holding it reads back as version \(describeVersion(read)); "
                 + "keyPathToVersion must lead to the value init(withVersion:) sets."
+        case .unsupportedSpec(let spec, let reason):
+            return "\(spec) cannot hold a version: it \(reason)."
         }
     }
 
@@ -234,6 +245,8 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
             return t1 == t2 && r1 == r2
         case (.tooLong(let t1, let c1), .tooLong(let t2, let c2)):
             return t1 == t2 && c1 == c2
+        case (.unsupportedSpec(let s1, let r1), .unsupportedSpec(let s2, let r2)):
+            return s1 == s2 && r1 == r2
         default:
             return false
         }
@@ -258,6 +271,7 @@ extension VersionedCodable {
     }
 
     static var previousVersionType: any VersionedCodable.Type { PreviousVersion.self }
+    static var versionSpecType: any VersionPathSpec.Type { VersionSpec.self }
 }
 
 func describeVersion(_ version: Int?) -> String {

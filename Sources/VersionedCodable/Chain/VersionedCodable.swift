@@ -86,22 +86,6 @@ public protocol VersionedCodable: Codable {
     /// - Returns: The value as ``PreviousVersion``.
     /// - Throws: ``VersionedEncodingError`` when the value cannot be written in the older shape.
     func downgraded() throws -> PreviousVersion
-
-    /// Decodes the version `storedVersion` of this chain from `decoder` and migrates it to
-    /// `Self`. Do not implement it: the default implementation is the chain walk.
-    ///
-    /// It is a requirement, not only an extension method, so that each module that conforms a
-    /// type compiles the walk specialized for that type's chain into the conformance.
-    /// Decoding reaches it through the conformance, so every step runs without generic
-    /// metadata lookups.
-    ///
-    /// - Parameters:
-    ///   - storedVersion: The version found in the document; the caller has checked that the
-    ///     chain has it.
-    ///   - decoder: The decoder positioned at the document.
-    /// - Returns: The document migrated to `Self`.
-    /// - Throws: Any error that decoding the stored type or a migration step throws.
-    static func _decodeMigrating(storedVersion: Int?, from decoder: any Decoder) throws -> Self
 }
 
 extension VersionedCodable {

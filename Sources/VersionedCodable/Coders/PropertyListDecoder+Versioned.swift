@@ -17,15 +17,9 @@ extension PropertyListDecoder {
     ///   - data: The encoded document, of any version in the type's chain.
     /// - Returns: The document as `expectedType`.
     /// - Throws: `DecodingError` when the data is malformed, ``VersionedDecodingError`` when its
-    ///   version is not in the chain, and any error a migration step throws. Foundation's
-    ///   property-list readers stop the process on some input, so the document is checked
-    ///   first, and rejected with `DecodingError.dataCorrupted` when it nests arrays and
-    ///   dictionaries more than 2,048 deep; when it is XML that is not valid in the encoding
-    ///   Foundation reads it in (UTF-8, or UTF-16 or UTF-32 after a byte order mark) or starts
-    ///   with a zero byte, as UTF-16 without a byte order mark does; or when it is binary and
-    ///   has an array or dictionary that contains itself, or shares them so that reading would
-    ///   never end. A document nested more than 128 deep is read on a thread with an 8 MB stack
-    ///   while the caller waits.
+    ///   version is not in the chain, and any error a migration step throws. The bytes are read
+    ///   by Foundation's property-list reader, exactly as a plain decode reads them: see
+    ///   <doc:GettingStarted#Untrusted-input> for what that reader does with hostile input.
     @inlinable
     public func decode<ExpectedType: VersionedCodable>(
         versioned expectedType: ExpectedType.Type,
@@ -33,7 +27,7 @@ extension PropertyListDecoder {
     ) throws -> ExpectedType {
         // Inlinable, so that the caller's module looks `Versioned<ExpectedType>` up once rather
         // than on every call.
-        try decodeWithStoredVersion(expectedType, from: data).wrappedValue
+        try decode(Versioned<ExpectedType>.self, from: data).wrappedValue
     }
 
     /// Decodes a versioned document and tells which version it was stored as.
@@ -59,9 +53,7 @@ extension PropertyListDecoder {
         _ expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> Versioned<ExpectedType> {
-        try PropertyListInputCheck.reading(nesting: try PropertyListInputCheck.check(data)) {
-            try decode(Versioned<ExpectedType>.self, from: data)
-        }
+        try decode(Versioned<ExpectedType>.self, from: data)
     }
 
     /// Reads the version a document is stored with, without decoding the document.
@@ -88,13 +80,10 @@ extension PropertyListDecoder {
     /// - Returns: The stored version, or `nil` when the document has none (a document written
     ///   before versioning was adopted). The version need not be one the chain supports.
     /// - Throws: `DecodingError` when the data is malformed or the version is not an integer.
-    ///   An XML property list is checked as ``decode(versioned:from:)`` checks it.
     public func storedVersion<ExpectedType: VersionedCodable>(
         of expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> Int? {
-        try PropertyListInputCheck.reading(nesting: try PropertyListInputCheck.check(data)) {
-            try decode(StoredVersionReader<ExpectedType>.self, from: data).version
-        }
+        try decode(StoredVersionReader<ExpectedType>.self, from: data).version
     }
 }

@@ -71,19 +71,8 @@ extension VersionedDecodingError: CustomStringConvertible {
             let location = path.isEmpty ? "" : " at \(path)"
             return "A field\(location) is no longer valid in the newer version: \(context.debugDescription)"
         case .unsupportedVersion(let tried):
-            // The case carries only the oldest type (its shape is 1.2's), so the supported
-            // versions come from the chains this process has walked that end there; the
-            // longest is named, ties broken by the newest type's name, so the text does not
-            // depend on the order the chains were walked in.
-            let chains = VersionChain.knownChains(endingAt: tried)
-            if let longest = chains.max(by: {
-                ($0.types.count, "\($1.newest)") < ($1.types.count, "\($0.newest)")
-            }) {
-                let supported = longest.versions.map(describeVersion).joined(separator: ", ")
-                return "The document's version is not supported: no type down to \(tried) "
-                    + "(version \(describeVersion(tried.version))) matches it. "
-                    + "The chain \(longest.newest) supports versions \(supported). \(storedVersionHint)"
-            }
+            // The case carries only the oldest type (its shape is 1.2's), so the text says only
+            // what it carries, and where to find the rest.
             return "The document's version is not supported: no type down to \(tried) "
                 + "(version \(describeVersion(tried.version))) matches it. \(storedVersionHint)"
         case .documentVersionTooNew(let found, let newest):

@@ -11,13 +11,14 @@
 internal final class SharedRootDecoder: Decoder {
     let base: any Decoder
     private var root: KeyedDecodingContainer<ForwardedKey>?
-    /// Where the spec keeps the version, for the views of the root.
-    @usableFromInline
-    var layout = VersionPlaces.defaultSpec
+    /// The root object of the spec that found the version, for the views of the root.
+    var places = SpecLayout.atRoot.root
     /// The version read from the document, kept here so that the frame of the versioned
     /// decode that nested parts recurse through need not hold it twice.
     @usableFromInline
     var storedVersion: Int?
+    /// Whether ``storedVersion`` was read, for describing a failure.
+    var versionWasRead = false
 
     @usableFromInline
     init(base: any Decoder) {
@@ -44,7 +45,7 @@ internal final class SharedRootDecoder: Decoder {
         KeyedDecodingContainer(
             SharedRootKeyedContainer<Key>(
                 root: try sharedRoot(),
-                layout: layout
+                places: places
             )
         )
     }
@@ -56,9 +57,7 @@ internal final class SharedRootDecoder: Decoder {
 
     @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        VersionHidingSingleValueContainer(base: try base.singleValueContainer(), hidden: layout.keys) { [self] in
-            (try? sharedRoot().allKeys.map(\.stringValue)) ?? []
-        }
+        PlaceSingleValueDecodingContainer(base: try base.singleValueContainer(), decoder: base, places: places)
     }
 }
 
@@ -112,22 +111,19 @@ internal typealias ForwardedKey = SharedRootKey.CodingKeys
 /// every field a type reads.
 struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let root: KeyedDecodingContainer<ForwardedKey>
-    // Not retained: every layout lives as long as the process (the default spec's is a
-    // constant, a custom spec's is cached for good), and the view is copied for every field a
-    // type reads.
-    unowned(unsafe) let layout: VersionPlaces
+    let places: SpecPlace
 
     @inline(__always)
-    init(root: KeyedDecodingContainer<ForwardedKey>, layout: VersionPlaces) {
+    init(root: KeyedDecodingContainer<ForwardedKey>, places: SpecPlace) {
         self.root = root
-        self.layout = layout
+        self.places = places
     }
 
     var codingPath: [any CodingKey] { root.codingPath }
 
     var allKeys: [Key] {
         root.allKeys.compactMap { key in
-            if layout.keys.contains(key.stringValue) {
+            if places.role(of: key.stringValue) != nil {
                 return nil
             }
             return key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)
@@ -199,9 +195,9 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // Nested values (versioned parts among them) recurse through this frame, so the rare
         // case of an object where the spec keeps a version is decided out of line.
-        if !layout.below.isEmpty, let below = places(below: key) {
+        if places.hasObjects, let below = places(below: key) {
             do {
-                return try decodeHidingVersions(type, at: below, from: root, forKey: ForwardedKey(key))
+                return try decodeAtPlace(type, below, from: root, forKey: ForwardedKey(key))
             } catch {
                 throw restoring(error, key)
             }
@@ -211,8 +207,8 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
 
     /// The places where the spec keeps a version inside the object at `key`, if any.
     @inline(never)
-    private func places(below key: Key) -> VersionPlaces? {
-        layout.below[key.stringValue]
+    private func places(below key: Key) -> SpecPlace? {
+        places.child(key.stringValue)
     }
 
     // The real container's own `decodeIfPresent` is forwarded rather than the protocol's
@@ -288,9 +284,9 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        if !layout.below.isEmpty, let below = places(below: key) {
+        if places.hasObjects, let below = places(below: key) {
             do {
-                return try decodeIfPresentHidingVersions(type, at: below, from: root, forKey: ForwardedKey(key))
+                return try decodeIfPresentAtPlace(type, below, from: root, forKey: ForwardedKey(key))
             } catch {
                 throw restoring(error, key)
             }
@@ -308,11 +304,11 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         do { nested = try root.nestedContainer(keyedBy: type, forKey: ForwardedKey(key)) } catch {
             throw restoring(error, key)
         }
-        guard !layout.below.isEmpty, let below = places(below: key) else {
+        guard places.hasObjects, let below = places(below: key) else {
             return nested
         }
         // A type that opens the object by hand and lists its keys does not see the version.
-        return VersionHidingDecoder.container(nested, at: below)
+        return KeyedDecodingContainer(PlaceDecodingContainer(base: nested, places: below))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -328,10 +324,10 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         let decoder: any Decoder
         do { decoder = try root.superDecoder(forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-        guard !layout.below.isEmpty, let below = places(below: key) else {
+        guard places.hasObjects, let below = places(below: key) else {
             return decoder
         }
-        return VersionHidingDecoder(base: decoder, places: below)
+        return PlaceDecoder(base: decoder, places: below)
     }
 }
 

@@ -32,13 +32,7 @@ extension VersionedCodable {
         from data: Data,
         using decode: (any Decodable.Type, Data) throws -> any Decodable
     ) throws -> ExpectedType {
-        // The function may hand the bytes to Foundation's property-list reader, which a property
-        // list nested too deep would stop the process in: such a document is checked first, and
-        // a deep one is read on a thread with a large stack.
-        let nesting = PropertyListInputCheck.looksLikePropertyList(data) ? try PropertyListInputCheck.check(data) : 0
-        let decoded = try PropertyListInputCheck.reading(nesting: nesting) {
-            try decode(Versioned<ExpectedType>.self, data)
-        }
+        let decoded = try decode(Versioned<ExpectedType>.self, data)
         guard let document = decoded as? Versioned<ExpectedType> else {
             throw VersionedDecodingError.decodeFunctionReturnedWrongType(
                 expected: Versioned<ExpectedType>.self,

@@ -31,10 +31,4 @@ final class TypeKeyedCache<Value: Sendable>: @unchecked Sendable {
         values[key] = made
         return made
     }
-
-    func allValues() -> [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return Array(values.values)
-    }
 }

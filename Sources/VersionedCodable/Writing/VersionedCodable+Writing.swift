@@ -16,21 +16,6 @@ extension VersionedCodable {
     ///
     /// A ``VersionsToWrite`` list in the encoder's `userInfo` may ask for an older version.
     func encodeVersioned(to encoder: any Encoder) throws {
-        let entry = StackSpace.enter()
-        if case .hop = entry {
-            return try StackSpace.onFreshStack(
-                { try encodeVersioned(to: encoder) },
-                unavailable: EncodingError.invalidValue(
-                    self,
-                    .init(codingPath: encoder.codingPath, debugDescription: StackSpace.noThreadDescription)
-                )
-            )
-        }
-        defer {
-            if case .outermost = entry {
-                StackSpace.leaveOutermost()
-            }
-        }
         guard let requested = VersionsToWrite.requested(for: Self.self, in: encoder.userInfo), requested != Self.version
         else {
             return try Self.write(self, asVersion: Self.version, to: encoder)
@@ -77,21 +62,60 @@ extension VersionedCodable {
     }
 
     private static func write(_ value: Self, asVersion version: Int?, to encoder: any Encoder) throws {
-        let tree = try VersionPath.tree(
-            for: VersionSpec.self,
-            version: version,
-            versions: VersionChain(for: Self.self).versions,
-            userInfo: encoder.userInfo
-        )
-        let observer = SpecMergingObserver(tree: tree, base: encoder)
-        try value.encode(to: observer)
-        if observer.isNested, version == nil {
-            observer.checkAbsentVersionsAgainstEnclosing()
+        let codingPath = encoder.codingPath
+        if codingPath.count > maximumVersionedPartDepth {
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: tooDeepDescription))
         }
-        try observer.throwIfBlocked(writing: value)
-        // Whatever the spec writes that was not merged where the type wrote it: open its
-        // objects from the root, which merges into what the type wrote there.
-        try observer.writeRemaining(into: encoder, at: tree.root)
+        let chain = VersionChain(for: Self.self)
+        if let problem = chain.problem {
+            throw VersionedDecodingError.invalidVersionChain(problem)
+        }
+        let layout = VersionSpec.layout(versions: chain.versions)
+        if let problem = layout.problem {
+            throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(VersionSpec.self, reason: problem))
+        }
+        let recorded =
+            VersionSpec.self == VersionKeyAtRootVersionPathSpec.self
+            ? nil : try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
+        let writer = SpecWriter(base: encoder, layout: layout, recorded: recorded, version: version)
+        do {
+            try checkNotSharingVersion(with: encoder, layout: layout)
+            try value.encode(to: writer)
+            try writer.finish(layout.root, into: encoder)
+        } catch {
+            throw writer.error(writing: value) ?? error
+        }
+        if let error = writer.error(writing: value) {
+            throw error
+        }
+    }
+
+    /// Throws when this value is written into an object where an enclosing versioned value keeps
+    /// its version at one of the same places (a type that forwards its encoding to a
+    /// `Versioned` part): one of the two versions would be lost.
+    private static func checkNotSharingVersion(with encoder: any Encoder, layout: SpecLayout) throws {
+        // Compared by type rather than cast: a dynamic cast of an existential costs more than
+        // the rest of what versioning adds to a small encode.
+        let enclosing: (writer: SpecWriter, place: SpecPlace)
+        switch ObjectIdentifier(type(of: encoder)) {
+        case ObjectIdentifier(SpecWriter.self):
+            let writer = encoder as! SpecWriter
+            enclosing = (writer, writer.layout.root)
+        case ObjectIdentifier(PlaceEncoder.self):
+            let place = encoder as! PlaceEncoder
+            enclosing = (place.writer, place.place)
+        default:
+            return
+        }
+        for path in layout.versionPaths {
+            var place: SpecPlace? = enclosing.place
+            for key in path.dropLast() {
+                place = place?.child(key)
+            }
+            if let place, case .version? = place.role(of: path.last!) {
+                throw enclosing.writer.refuse(.clash(path: place.path + [path.last!], atVersion: true))
+            }
+        }
     }
 }
 

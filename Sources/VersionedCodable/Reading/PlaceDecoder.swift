@@ -1,45 +1,36 @@
-/// A decoder for an object below the root that holds places where the spec keeps a version
-/// (`_metadata` under a `_metadata.version` spec, or `a` and `a.b` under `a.b.c.version`):
-/// the keys at those places are left out of what a dictionary, or a type that lists its keys,
-/// reads there.
-struct VersionHidingDecoder: Decoder {
+import Foundation
+
+// Reading an object where the spec writes (the root, or `_metadata` under a
+// `_metadata.version` spec). One rule: what the spec wrote there is the library's, so a type
+// that lists the object's keys, or reads the object as a dictionary, does not see it; and an
+// optional object that holds nothing but what the spec wrote is `nil`.
+
+/// A decoder for an object below the root where the spec writes.
+struct PlaceDecoder: Decoder {
     let base: any Decoder
-    let places: VersionPlaces
+    let places: SpecPlace
 
     var codingPath: [any CodingKey] { base.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(VersionHidingContainer(base: try base.container(keyedBy: type), places: places))
-    }
-
-    /// `container`, an object that holds places where the spec keeps a version, as a container
-    /// that hides them.
-    static func container<Key: CodingKey>(
-        _ container: KeyedDecodingContainer<Key>,
-        at places: VersionPlaces
-    ) -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(VersionHidingContainer(base: container, places: places))
+        KeyedDecodingContainer(PlaceDecodingContainer(base: try base.container(keyedBy: type), places: places))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        VersionHidingSingleValueContainer(base: try base.singleValueContainer(), hidden: places.keys) { [base] in
-            (try? base.container(keyedBy: PathKey.self).allKeys.map(\.stringValue)) ?? []
-        }
+        PlaceSingleValueDecodingContainer(base: try base.singleValueContainer(), decoder: base, places: places)
     }
 }
 
-/// A single-value container at an object where the spec keeps a version, the root's among
-/// them: a dictionary read through it leaves out the version's entries, and keeps its keys as
-/// written; anything else is read by the real container.
-struct VersionHidingSingleValueContainer: SingleValueDecodingContainer {
+/// A single-value container at an object where the spec writes: a dictionary read through it
+/// leaves out what the spec wrote; anything else is read by the real container.
+struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
     let base: any SingleValueDecodingContainer
-    /// The keys at this object where the spec keeps a version.
-    let hidden: [String]
-    /// The object's keys as a keyed container reads them, through the decoder's key strategy.
-    let keysAsRead: () -> [String]
+    /// The real decoder at the object, for a dictionary that Swift's own decoding reads.
+    let decoder: any Decoder
+    let places: SpecPlace
 
     var codingPath: [any CodingKey] { base.codingPath }
 
@@ -59,19 +50,20 @@ struct VersionHidingSingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try base.decode(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try base.decode(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if !hidden.isEmpty, let dictionary = T.self as? any DictionaryWithoutVersion.Type {
-            return try dictionary.decode(from: base, hiding: hidden, keysAsRead: keysAsRead) as! T
+        if let dictionary = T.self as? any DictionaryAtPlace.Type {
+            return try dictionary.decode(from: decoder, leavingOut: places) as! T
         }
         return try base.decode(type)
     }
 }
 
-private struct VersionHidingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// A keyed container at an object where the spec writes.
+struct PlaceDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let base: KeyedDecodingContainer<Key>
-    let places: VersionPlaces
+    let places: SpecPlace
 
     var codingPath: [any CodingKey] { base.codingPath }
-    var allKeys: [Key] { base.allKeys.filter { !places.keys.contains($0.stringValue) } }
+    var allKeys: [Key] { base.allKeys.filter { places.role(of: $0.stringValue) == nil } }
 
     func contains(_ key: Key) -> Bool { base.contains(key) }
     func decodeNil(forKey key: Key) throws -> Bool { try base.decodeNil(forKey: key) }
@@ -90,26 +82,26 @@ private struct VersionHidingContainer<Key: CodingKey>: KeyedDecodingContainerPro
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try base.decode(type, forKey: key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try base.decode(type, forKey: key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard let below = places.below[key.stringValue] else {
+        guard let below = places.child(key.stringValue) else {
             return try base.decode(type, forKey: key)
         }
-        return try decodeHidingVersions(type, at: below, from: base, forKey: key)
+        return try decodeAtPlace(type, below, from: base, forKey: key)
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let below = places.below[key.stringValue] else {
+        guard let below = places.child(key.stringValue) else {
             return try base.decodeIfPresent(type, forKey: key)
         }
-        return try decodeIfPresentHidingVersions(type, at: below, from: base, forKey: key)
+        return try decodeIfPresentAtPlace(type, below, from: base, forKey: key)
     }
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type,
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let nested = try base.nestedContainer(keyedBy: type, forKey: key)
-        guard let below = places.below[key.stringValue] else {
+        guard let below = places.child(key.stringValue) else {
             return nested
         }
-        return VersionHidingDecoder.container(nested, at: below)
+        return KeyedDecodingContainer(PlaceDecodingContainer<NestedKey>(base: nested, places: below))
     }
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         try base.nestedUnkeyedContainer(forKey: key)
@@ -117,38 +109,37 @@ private struct VersionHidingContainer<Key: CodingKey>: KeyedDecodingContainerPro
     func superDecoder() throws -> any Decoder { try base.superDecoder() }
     func superDecoder(forKey key: Key) throws -> any Decoder {
         let decoder = try base.superDecoder(forKey: key)
-        guard let below = places.below[key.stringValue] else {
+        guard let below = places.child(key.stringValue) else {
             return decoder
         }
-        return VersionHidingDecoder(base: decoder, places: below)
+        return PlaceDecoder(base: decoder, places: below)
     }
 }
 
-/// Decodes a `T` at `key`, an object that holds places where the spec keeps a version: a
-/// dictionary without the version's entries, an object with places further down through a
-/// decoder that hides them there too, and anything else as it is.
-func decodeHidingVersions<T: Decodable, Key: CodingKey>(
+/// Decodes a `T` at `key`, an object where the spec writes: a dictionary without what the
+/// spec wrote, an object with places further down through a ``PlaceDecoder``, and anything else
+/// as it is.
+func decodeAtPlace<T: Decodable, Key: CodingKey>(
     _ type: T.Type,
-    at places: VersionPlaces,
+    _ places: SpecPlace,
     from container: KeyedDecodingContainer<Key>,
     forKey key: Key
 ) throws -> T {
-    if !places.keys.isEmpty, let dictionary = T.self as? any DictionaryWithoutVersion.Type {
-        return try dictionary.decode(from: container, forKey: key, hiding: places.keys) as! T
+    if let dictionary = T.self as? any DictionaryAtPlace.Type {
+        return try dictionary.decode(from: container.superDecoder(forKey: key), leavingOut: places) as! T
     }
-    if places.below.isEmpty || isCodedSpecially(T.self) {
+    if !places.hasObjects || isCodedSpecially(T.self) {
         return try container.decode(type, forKey: key)
     }
-    return try T(from: VersionHidingDecoder(base: try container.superDecoder(forKey: key), places: places))
+    return try T(from: PlaceDecoder(base: try container.superDecoder(forKey: key), places: places))
 }
 
-/// ``decodeHidingVersions(_:at:from:forKey:)`` for an optional property: a missing key or
-/// `null` is `nil`, and so is an object that holds nothing but the versions the spec wrote
-/// there (`{"_metadata": {"version": 2}}` is what the spec wrote for a type whose own
-/// `_metadata` was `nil`).
-func decodeIfPresentHidingVersions<T: Decodable, Key: CodingKey>(
+/// ``decodeAtPlace(_:_:from:forKey:)`` for an optional property: a missing key or `null` is
+/// `nil`, and so is an object that holds nothing but what the spec wrote
+/// (`{"_metadata": {"version": 2}}` is what the spec wrote for a type whose `_metadata` was `nil`).
+func decodeIfPresentAtPlace<T: Decodable, Key: CodingKey>(
     _ type: T.Type,
-    at places: VersionPlaces,
+    _ places: SpecPlace,
     from container: KeyedDecodingContainer<Key>,
     forKey key: Key
 ) throws -> T? {
@@ -156,9 +147,44 @@ func decodeIfPresentHidingVersions<T: Decodable, Key: CodingKey>(
         return nil
     }
     if let object = try? container.nestedContainer(keyedBy: PathKey.self, forKey: key),
-        places.holdsOnlyVersions(object.allKeys.map(\.stringValue))
+        places.ownsAll(object.allKeys.map(\.stringValue))
     {
         return nil
     }
-    return try decodeHidingVersions(type, at: places, from: container, forKey: key)
+    return try decodeAtPlace(type, places, from: container, forKey: key)
+}
+
+/// A dictionary read where the spec writes: decoded without the keys the spec owns there.
+protocol DictionaryAtPlace {
+    static func decode(from decoder: any Decoder, leavingOut places: SpecPlace) throws -> Self
+}
+
+extension Dictionary: DictionaryAtPlace where Key: Decodable, Value: Decodable {
+    static func decode(from decoder: any Decoder, leavingOut places: SpecPlace) throws -> Self {
+        guard Key.self == String.self else {
+            // Swift's own decoding makes the keys (integers, `CodingKeyRepresentable` values) of
+            // a keyed container that leaves out the spec's keys.
+            return try Self(from: PlaceDecoder(base: decoder, places: places))
+        }
+        // Keys that are strings are read as the coder reads a `[String: …]`, as they are, with no
+        // key strategy: as they were written (see `DictionaryAtPlaceWriting`).
+        let entries = try decoder.singleValueContainer().decode([String: DecodedEntry<Value>].self)
+        var dictionary: [String: Value] = [:]
+        for (key, entry) in entries where places.role(of: key) == nil {
+            dictionary[key] = try entry.result.get()
+        }
+        return dictionary as! Self
+    }
+}
+
+/// One entry of such a dictionary: its value, or the error decoding it threw, thrown only if
+/// the entry is kept (the version's entry is not a value of the dictionary's type).
+private struct DecodedEntry<Value: Decodable>: Decodable {
+    let result: Result<Value, any Error>
+
+    init(from decoder: any Decoder) throws {
+        // Through a single-value container, so that the coder applies its strategies for dates,
+        // data and the like, as it would to the dictionary's own values.
+        result = Result { try decoder.singleValueContainer().decode(Value.self) }
+    }
 }

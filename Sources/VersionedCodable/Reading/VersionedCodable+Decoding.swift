@@ -1,0 +1,187 @@
+/// How deep in a document a versioned part may start: the number of keys and indexes on its
+/// coding path. A tree of ``Versioned`` parts nested to this depth reads and writes on a
+/// 512 KB thread in a debug build; a part deeper than this throws a `DecodingError` (or an
+/// `EncodingError`) that says so, and where, rather than risk the thread's stack.
+public let maximumVersionedPartDepth = 128
+
+extension VersionedCodable {
+    /// Reads the stored version through `decoder`, then decodes the matching historical type
+    /// from the same decoder and migrates it up to `Self`: the single pass behind every
+    /// versioned decode.
+    ///
+    /// The version and the type share one root keyed container (see ``SharedRootDecoder``), so
+    /// the root object is indexed once, as in a plain decode, and the decoder's own
+    /// configuration applies to the version and to every field.
+    ///
+    /// - Parameter decoder: The decoder positioned at the document.
+    /// - Returns: The document migrated to `Self`, and the version it was stored with.
+    /// - Throws: `DecodingError` for malformed data, ``VersionedDecodingError`` when the version
+    ///   is not in the chain, and any error a migration step throws. Inside a document, such an
+    ///   error is wrapped in a `DecodingError` that says where the part is (see
+    ///   ``locatingFailure(_:of:)``).
+    @inlinable
+    static func decodeVersionedPart(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
+        if Self.self == NothingEarlier.self {
+            // An empty chain: decoding the stopper itself throws the type mismatch it documents.
+            return (try Self(from: decoder), nil)
+        }
+        let shared = SharedRootDecoder(base: decoder)
+        do {
+            try openVersioned(shared)
+            let storedVersion = shared.storedVersion
+            if storedVersion == version {
+                return (try Self(from: shared), storedVersion)
+            }
+            return (try decodeMigrating(storedVersion: storedVersion, from: shared), storedVersion)
+        } catch {
+            throw locatingFailure(error, of: shared)
+        }
+    }
+
+    /// Checks the part's depth and the chain, and reads the stored version into `shared`.
+    ///
+    /// Out of line, so that its frame is gone before the type's fields (and the parts nested in
+    /// them) are read.
+    @usableFromInline
+    @inline(never)
+    static func openVersioned(_ shared: SharedRootDecoder) throws {
+        let codingPath = shared.codingPath
+        if codingPath.count > maximumVersionedPartDepth {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: codingPath, debugDescription: tooDeepDescription)
+            )
+        }
+        let chain = VersionChain(for: Self.self)
+        shared.storedVersion = try readStoredVersion(from: shared, chain: chain)
+        shared.versionWasRead = true
+        if chain.problem != nil || !chain.contains(version: shared.storedVersion) {
+            try chain.checkCanDecode(storedVersion: shared.storedVersion)
+        }
+    }
+
+    /// Reads the version at the places of `Self`'s spec, or, when it finds none there, of the
+    /// older versions' specs, and gives `decoder` the places of the spec that found it.
+    static func readStoredVersion(from decoder: SharedRootDecoder, chain: VersionChain) throws -> Int? {
+        let root = try decoder.sharedRoot()
+        if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self,
+            let version = try root.decodeIfPresent(Int.self, forKey: rootVersionKey)
+        {
+            return version
+        }
+        for spec in chain.specs {
+            let layout = spec.layout(versions: chain.versions)
+            if let problem = layout.problem {
+                throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(spec, reason: problem))
+            }
+            if let version = try layout.readVersion(from: root) {
+                decoder.places = layout.root
+                return version
+            }
+        }
+        decoder.places = VersionSpec.layout(versions: chain.versions).root
+        return nil
+    }
+
+    /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates
+    /// the value back up. The caller has checked that the chain is sound and has the version,
+    /// so the walk ends at it. Inlinable, so that the caller's module specializes it for its
+    /// own chain.
+    ///
+    /// - Throws: Any error that decoding the stored type throws, and an error a migration step
+    ///   throws inside a ``MigrationStepFailure`` that names the step.
+    @inlinable
+    static func decodeMigrating(storedVersion: Int?, from decoder: any Decoder) throws -> Self {
+        if storedVersion == version {
+            return try Self(from: decoder)
+        }
+        let previous = try PreviousVersion.decodeMigrating(storedVersion: storedVersion, from: decoder)
+        do {
+            return try Self(from: previous)
+        } catch {
+            throw MigrationStepFailure(from: PreviousVersion.self, to: Self.self, error: error)
+        }
+    }
+
+    /// The error to report for a versioned part that could not be read.
+    ///
+    /// At the root of a document the error is returned unchanged, so that 1.2's `catch`
+    /// clauses keep matching. Inside a document a versioning or migration error would not say
+    /// which part failed, so it is wrapped in a `DecodingError` that gives the coding path, the
+    /// stored version and the versions the chain supports.
+    @usableFromInline
+    static func locatingFailure(_ thrown: any Error, of shared: SharedRootDecoder) -> any Error {
+        // A migration step's error comes wrapped with the step; at the root it is handed back
+        // unchanged, as 1.2 did.
+        let step = thrown as? MigrationStepFailure
+        let error = step?.error ?? thrown
+        let codingPath = shared.codingPath
+        guard !codingPath.isEmpty, step != nil || !(error is DecodingError) else {
+            return error
+        }
+        let place = describePath(codingPath)
+        let found =
+            shared.versionWasRead
+            ? shared.storedVersion.map { "version \($0)" } ?? "no version" : "a version that could not be read"
+        let supported = VersionChain(for: Self.self).versions.map(describeVersion).joined(separator: ", ")
+        let description: String
+        switch error {
+        case VersionedDecodingError.unsupportedVersion, VersionedDecodingError.documentVersionTooNew:
+            description = "\(Self.self) at \(place) has \(found); \(Self.self) supports versions \(supported)."
+        case let error as VersionedDecodingError where step == nil:
+            description = "\(Self.self) at \(place) (\(found)) cannot be read: \(error)"
+        default:
+            let stepText = step.map {
+                " at the step from \($0.from) (version \(describeVersion($0.from.version))) to \($0.to) "
+                    + "(version \(describeVersion($0.to.version)))"
+            }
+            description =
+                "\(Self.self) at \(place) has \(found), and migrating it to version "
+                + "\(describeVersion(version)) failed\(stepText ?? ""): \(error)"
+        }
+        return DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: codingPath, debugDescription: description, underlyingError: error)
+        )
+    }
+}
+
+/// What a decode or an encode says about a part nested deeper than ``maximumVersionedPartDepth``.
+let tooDeepDescription =
+    "The document nests a versioned part more than \(maximumVersionedPartDepth) keys and indexes deep, "
+    + "deeper than VersionedCodable reads or writes one."
+
+/// The default spec's key. The shared root's keys print as synthesized keys do, so an error
+/// about the version reads the same whether or not the spec itself is decoded.
+@usableFromInline
+internal let rootVersionKey = ForwardedKey(stringValue: "version")
+
+/// `items[3].note`, as a person would write the place of a value in a document.
+func describePath(_ path: [any CodingKey]) -> String {
+    var text = ""
+    for key in path {
+        if let index = key.intValue, key.stringValue == "Index \(index)" || key.stringValue == "\(index)" {
+            text += "[\(index)]"
+        } else {
+            text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+        }
+    }
+    return text.isEmpty ? "the root" : text
+}
+
+extension VersionPathSpec {
+    static func layout(versions: [Int?]) -> SpecLayout {
+        SpecLayout.of(Self.self, versions: versions)
+    }
+}
+
+/// Reads only the version a document is stored with, the way a versioned decode of `Value`
+/// reads it, with a missing version read as `nil`.
+struct StoredVersionReader<Value: VersionedCodable>: Decodable {
+    let version: Int?
+
+    init(from decoder: any Decoder) throws {
+        version = try Value.readStoredVersion(
+            from: SharedRootDecoder(base: decoder),
+            chain: VersionChain(for: Value.self)
+        )
+    }
+}

@@ -1,0 +1,92 @@
+/// A dictionary a type writes where the spec writes an object (its root, or `_metadata`).
+///
+/// Its keys come from data, so an entry under a key the spec writes would be lost: it is
+/// refused. Otherwise the dictionary is written as the coder writes it, with the spec's part
+/// merged into the same object: with keys that are strings, as one `[String: …]` whose keys
+/// the coder writes as they are, the spec's among them; with other keys (integers,
+/// `CodingKeyRepresentable` values), by Swift's own encoding of the dictionary, after which the
+/// spec's part is written into the same encoder, through the coder's key strategy, as the
+/// dictionary's keys are.
+protocol DictionaryAtPlaceWriting {
+    func merging(_ place: SpecPlace, by writer: SpecWriter) throws -> any Encodable
+}
+
+extension Dictionary: DictionaryAtPlaceWriting where Key: Encodable, Value: Encodable {
+    func merging(_ place: SpecPlace, by writer: SpecWriter) throws -> any Encodable {
+        for key in keys {
+            guard let name = Self.name(of: key) else {
+                // Swift writes a dictionary with keys of any other type as an array.
+                throw writer.refuse(.notAnObject(path: place.path))
+            }
+            if place.role(of: name) != nil {
+                throw writer.refuse(.entry(path: place.path + [name]))
+            }
+        }
+        guard let strings = self as? [String: Value] else {
+            return DictionaryWithSpec(dictionary: self, place: place, writer: writer)
+        }
+        var merged = [String: MergedEntry](minimumCapacity: count + place.keys.count)
+        for (key, value) in strings {
+            merged[key] = .value(value)
+        }
+        for (key, entry) in writer.entries(at: place) {
+            switch entry {
+            case .value(let value):
+                merged[key] = .value(value)
+            case .object:
+                if let child = place.child(key) {
+                    merged[key] = .object(child, writer)
+                }
+            }
+        }
+        writer.markWritten(place)
+        return merged
+    }
+
+    /// The key's name in a document, as Swift's encoding of a dictionary makes it.
+    private static func name(of key: Key) -> String? {
+        if let string = key as? String {
+            return string
+        }
+        if let integer = key as? Int {
+            return String(integer)
+        }
+        if #available(macOS 12.3, iOS 15.4, tvOS 15.4, watchOS 8.5, *), let key = key as? any CodingKeyRepresentable {
+            return key.codingKey.stringValue
+        }
+        return nil
+    }
+}
+
+/// A value of a dictionary with string keys merged with the spec's part.
+enum MergedEntry: Encodable {
+    case value(any Encodable)
+    case object(SpecPlace, SpecWriter)
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .value(let value):
+            // Through a single-value container, so that the coder applies its strategies for
+            // dates, data and the like, as it does to a dictionary's own values.
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .object(let place, let writer):
+            writer.markWritten(place)
+            var container = encoder.container(keyedBy: PathKey.self)
+            try writer.write(place, into: &container)
+        }
+    }
+}
+
+/// A dictionary with keys other than strings, written by Swift's own encoding, with the spec's
+/// part written into the same encoder after it.
+struct DictionaryWithSpec<Key: Hashable & Encodable, Value: Encodable>: Encodable {
+    let dictionary: [Key: Value]
+    let place: SpecPlace
+    let writer: SpecWriter
+
+    func encode(to encoder: any Encoder) throws {
+        try dictionary.encode(to: encoder)
+        try writer.finish(place, into: encoder)
+    }
+}

@@ -1,0 +1,175 @@
+/// The keyed container of an object where the spec writes: each key the type writes is looked
+/// up among the keys the spec owns there.
+///
+/// A single value at the version's key that is an integer (or nothing) mirrors the version:
+/// it is left out, and the version is written in its place. Any other value at a key the spec
+/// writes would be lost, and is refused. An object at a key where the spec writes an object is
+/// followed, so that the spec's part is merged into it.
+struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    var base: KeyedEncodingContainer<Key>
+    let place: SpecPlace
+    let writer: SpecWriter
+
+    var codingPath: [any CodingKey] { base.codingPath }
+
+    /// Whether `value`, a single value written at `key`, goes to the real encoder.
+    private func passes<T>(_ value: T, at key: Key, isNil: Bool = false) throws -> Bool {
+        switch place.role(of: key.stringValue) {
+        case nil:
+            return true
+        case .version?:
+            if isNil || innermostWrappedType(of: T.self) is any BinaryInteger.Type {
+                return false
+            }
+            throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: true))
+        case .value?:
+            // A copy of what the spec writes there is left out, since the spec writes it.
+            if let own = value as? AnyHashable, let spec = writer.specValue(at: place, key.stringValue),
+                own == spec as? AnyHashable
+            {
+                return false
+            }
+            throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: false))
+        case .object(let child)?:
+            // A `null` where the spec writes an object (an optional parent written with `encode`)
+            // holds nothing: the spec's object takes its place.
+            if isNil {
+                return false
+            }
+            throw writer.refuse(.notAnObject(path: child.path))
+        }
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        if try passes(Int?.none, at: key, isNil: true) { try base.encodeNil(forKey: key) }
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: Int8, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: Int16, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: Int32, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        if try passes(value, at: key) { try base.encode(value, forKey: key) }
+    }
+
+    // A `nil` written with `encodeIfPresent` writes nothing, but tells the property's type: a
+    // property that is not an integer where the version goes would not read the version back,
+    // so it is a clash even while it is `nil`. (An integer's `nil` mirrors a `nil` version.)
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try encodeOptional(value, key) }
+
+    private mutating func encodeOptional<T: Encodable>(_ value: T?, _ key: Key) throws {
+        if let value {
+            return try encode(value, forKey: key)
+        }
+        if case .version? = place.role(of: key.stringValue), !(innermostWrappedType(of: T.self) is any BinaryInteger.Type) {
+            throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: true))
+        }
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        guard case .object(let child)? = place.role(of: key.stringValue) else {
+            if try passes(value, at: key) {
+                try base.encode(value, forKey: key)
+            }
+            return
+        }
+        if let optional = value as? any NilRepresentable, optional.isNil {
+            return
+        }
+        try base.encode(try writer.following(value, at: child), forKey: key)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        guard let role = place.role(of: key.stringValue) else {
+            return base.nestedContainer(keyedBy: keyType, forKey: key)
+        }
+        guard case .object(let child) = role else {
+            writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(role)))
+            return base.nestedContainer(keyedBy: keyType, forKey: key)
+        }
+        // The object is opened once, with the library's key type, so that the spec's part is
+        // written into this same container when the enclosing object is done.
+        let shared = base.nestedContainer(keyedBy: PathKey.self, forKey: key)
+        writer.hold(child, .container(shared))
+        let retyped = KeyedEncodingContainer(RetypedKeyedContainer<NestedKey>(base: shared))
+        return KeyedEncodingContainer(PlaceEncodingContainer<NestedKey>(base: retyped, place: child, writer: writer))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        switch place.role(of: key.stringValue) {
+        case nil:
+            break
+        case .object(let child)?:
+            writer.note(.notAnObject(path: child.path))
+        case let role?:
+            writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(role)))
+        }
+        return base.nestedUnkeyedContainer(forKey: key)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        base.superEncoder()
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        let encoder = base.superEncoder(forKey: key)
+        switch place.role(of: key.stringValue) {
+        case nil:
+            return encoder
+        case .object(let child)?:
+            writer.hold(child, .encoder(encoder))
+            return PlaceEncoder(base: encoder, place: child, writer: writer)
+        case let role?:
+            // What a value writes through a super encoder is not seen here, so it is taken for a
+            // clash rather than risk losing it.
+            writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(role)))
+            return encoder
+        }
+    }
+
+    private func isVersion(_ role: SpecPlace.Role) -> Bool {
+        if case .version = role { return true }
+        return false
+    }
+}

@@ -1,0 +1,315 @@
+import Foundation
+
+/// Writes a versioned value with its spec merged in: the encoder the value writes its root
+/// into.
+///
+/// Only the objects where the spec writes are watched (the root, and `_metadata` under a
+/// `_metadata.version` spec); everything else goes straight to the real encoder. At each
+/// watched object, a key the spec owns is checked as the type writes it: an integer (or
+/// nothing) where the version goes mirrors the version and gives way to it, anything else
+/// there would be lost and is refused. When the type is done with an object, the spec's part of
+/// it is written into the same encoder or container the type used, after the type's keys.
+final class SpecWriter: Encoder {
+    /// What the type wrote that the spec's part cannot be merged with.
+    enum Finding {
+        /// A value of the type's own where the spec writes one (the version, when `atVersion`).
+        case clash(path: [String], atVersion: Bool)
+        /// A dictionary entry under a key the spec writes.
+        case entry(path: [String])
+        /// Something other than a keyed object where the spec needs one.
+        case notAnObject(path: [String])
+    }
+
+    /// Thrown where a finding is noted, to stop the type's encoding there.
+    struct Refused: Error {}
+
+    let base: any Encoder
+    let layout: SpecLayout
+    /// What the spec writes in this encode; `nil` for the default spec, which writes only
+    /// ``version``, at the root.
+    let recorded: RecordedObject?
+    let version: Int?
+    private(set) var finding: Finding?
+    /// The objects whose spec part is written.
+    private var written: [ObjectIdentifier] = []
+    /// The objects the type opened with `nestedContainer` or `superEncoder`, and what it opened
+    /// them with: the spec's part is written there when the enclosing object is done.
+    private var held: [(place: SpecPlace, target: HeldObject)] = []
+
+    enum HeldObject {
+        case container(KeyedEncodingContainer<PathKey>)
+        case encoder(any Encoder)
+    }
+
+    init(base: any Encoder, layout: SpecLayout, recorded: RecordedObject?, version: Int?) {
+        self.base = base
+        self.layout = layout
+        self.recorded = recorded
+        self.version = version
+    }
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        container(of: base, at: layout.root, keyedBy: type)
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        PlaceEncoder(base: base, place: layout.root, writer: self).unkeyedContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        PlaceEncoder(base: base, place: layout.root, writer: self).singleValueContainer()
+    }
+
+    /// `encoder`'s keyed container at `place`, watched if its key type can write a key the spec
+    /// owns there.
+    func container<Key: CodingKey>(
+        of encoder: any Encoder,
+        at place: SpecPlace,
+        keyedBy type: Key.Type
+    ) -> KeyedEncodingContainer<Key> {
+        let container = encoder.container(keyedBy: type)
+        guard place.canBeWritten(with: Key.self) else {
+            return container
+        }
+        return KeyedEncodingContainer(PlaceEncodingContainer(base: container, place: place, writer: self))
+    }
+
+    /// Notes the first finding; the encode throws it once the type is done.
+    func note(_ finding: Finding) {
+        if self.finding == nil {
+            self.finding = finding
+        }
+    }
+
+    /// Notes `finding` and returns the error that stops the type's encoding.
+    func refuse(_ finding: Finding) -> any Error {
+        note(finding)
+        return Refused()
+    }
+
+    func hold(_ place: SpecPlace, _ target: HeldObject) {
+        held.append((place, target))
+    }
+
+    private func isWritten(_ place: SpecPlace) -> Bool {
+        written.contains(ObjectIdentifier(place))
+    }
+
+    /// What the type writes at `place`, made ready to have the spec's part merged in.
+    func following<T: Encodable>(_ value: T, at place: SpecPlace) throws -> any Encodable {
+        if let dictionary = value as? any DictionaryAtPlaceWriting {
+            return try dictionary.merging(place, by: self)
+        }
+        if isCodedSpecially(T.self) {
+            throw refuse(.notAnObject(path: place.path))
+        }
+        return Following(value: value, place: place, writer: self)
+    }
+
+    /// Writes the spec's part of `place`, and of the objects below it that the type opened,
+    /// into `encoder`, which stands at `place`: once the type is done with it.
+    func finish(_ place: SpecPlace, into encoder: any Encoder) throws {
+        guard finding == nil else {
+            return
+        }
+        // Innermost first: an object opened inside another is written into its own container
+        // before the outer one could open it again.
+        for (heldPlace, target) in held.reversed()
+        where heldPlace.path.starts(with: place.path) && !isWritten(heldPlace) {
+            written.append(ObjectIdentifier(heldPlace))
+            switch target {
+            case .container(var container):
+                try write(heldPlace, into: &container)
+            case .encoder(let encoder):
+                var container = encoder.container(keyedBy: PathKey.self)
+                try write(heldPlace, into: &container)
+            }
+        }
+        held.removeAll { $0.place.path.starts(with: place.path) }
+        guard !isWritten(place), hasValues(at: place) else {
+            return
+        }
+        written.append(ObjectIdentifier(place))
+        var container = encoder.container(keyedBy: PathKey.self)
+        try write(place, into: &container)
+    }
+
+    private func hasValues(at place: SpecPlace) -> Bool {
+        guard let recorded else {
+            return version != nil
+        }
+        return recorded.object(atPath: place.path)?.hasValues ?? false
+    }
+
+    /// What the spec writes at `place`, in the order it writes it.
+    func entries(at place: SpecPlace) -> [(key: String, entry: RecordedObject.Entry)] {
+        guard let recorded else {
+            return version.map { [("version", .value($0))] } ?? []
+        }
+        return recorded.object(atPath: place.path)?.entries ?? []
+    }
+
+    /// The single value the spec writes at `key` of `place`.
+    func specValue(at place: SpecPlace, _ key: String) -> (any Encodable)? {
+        if case .value(let value)? = recorded?.object(atPath: place.path)?.entry(key) {
+            return value
+        }
+        return nil
+    }
+
+    /// Writes the spec's part of `place` into `container`, which stands at it, with the objects
+    /// below that nothing else has written.
+    func write(_ place: SpecPlace, into container: inout KeyedEncodingContainer<PathKey>) throws {
+        if recorded == nil, let version {
+            // The default spec, on every encode: its one value, without making a list of it.
+            return try container.encode(version, forKey: PathKey.version)
+        }
+        for (key, entry) in entries(at: place) {
+            switch entry {
+            case .value(let value):
+                try container.encode(value, forKey: PathKey(key))
+            case .object(let object):
+                guard let child = place.child(key), !isWritten(child), object.hasValues else {
+                    continue
+                }
+                written.append(ObjectIdentifier(child))
+                var nested = container.nestedContainer(keyedBy: PathKey.self, forKey: PathKey(key))
+                try write(child, into: &nested)
+            }
+        }
+    }
+
+    /// Marks `place` as written by a dictionary that carries the spec's part in itself.
+    func markWritten(_ place: SpecPlace) {
+        written.append(ObjectIdentifier(place))
+    }
+
+    /// The error for what was found, if anything.
+    ///
+    /// At the root of a document it is 1.2's case itself, so that `catch` clauses keep
+    /// matching. A versioned part inside a document gets an `EncodingError.invalidValue` that
+    /// names the part's type, its coding path and the field, with the versioning error as its
+    /// `underlyingError`.
+    func error<Value: VersionedCodable>(writing value: Value) -> (any Error)? {
+        guard let finding else {
+            return nil
+        }
+        let partPath = base.codingPath
+        let part = "\(Value.self) at \(describePath(partPath))"
+        let spec = "its VersionPathSpec (\(Value.VersionSpec.self))"
+        let error: VersionedEncodingError
+        let description: String
+        switch finding {
+        case .clash(let path, let atVersion):
+            error = .typeHasClashingVersionField
+            description =
+                "\(part) writes its own value at \(describeField(path)), where \(spec) "
+                + (atVersion ? "puts the version" : "writes another value")
+                + ". Rename that field or choose another version path; what the spec writes never "
+                + "overwrites the type's values silently."
+        case .entry(let path):
+            error = .typeHasClashingVersionField
+            description =
+                "\(part) writes a dictionary with an entry at \(describeField(path)), where \(spec) "
+                + "writes; the entry would be lost. A mirror of the version is a property the type "
+                + "declares, never a dictionary entry."
+        case .notAnObject(let path):
+            error = .versionLocationNotAnObject(codingPath: partPath.map(\.stringValue) + path)
+            description =
+                "\(part) writes a single value, `nil` or an array at \(describeField(path)), which "
+                + "cannot hold the version: the path of \(spec) needs a keyed object there."
+        }
+        guard !partPath.isEmpty else {
+            return error
+        }
+        return EncodingError.invalidValue(
+            value,
+            EncodingError.Context(codingPath: partPath, debugDescription: description, underlyingError: error)
+        )
+    }
+
+    private func describeField(_ path: [String]) -> String {
+        path.isEmpty ? "its root" : "`\(path.joined(separator: "."))`"
+    }
+}
+
+/// The encoder of an object below the root where the spec writes, or of a value the type
+/// forwards its encoding to.
+struct PlaceEncoder: Encoder {
+    let base: any Encoder
+    let place: SpecPlace
+    let writer: SpecWriter
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        writer.container(of: base, at: place, keyedBy: type)
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        writer.note(.notAnObject(path: place.path))
+        return base.unkeyedContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        PlaceSingleValueEncodingContainer(base: base.singleValueContainer(), place: place, writer: writer)
+    }
+}
+
+/// A value the type writes where the spec writes an object: its encoding is watched there, and
+/// the spec's part is merged in while its encoder is still open.
+///
+/// Merging there, rather than by opening the same object again from its parent afterwards, is
+/// what lets coders that build each object when its encoder is released (Yams, XMLCoder) keep
+/// both the type's fields and the spec's.
+struct Following<Value: Encodable>: Encodable {
+    let value: Value
+    let place: SpecPlace
+    let writer: SpecWriter
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encode(to: PlaceEncoder(base: encoder, place: place, writer: writer))
+        try writer.finish(place, into: encoder)
+    }
+}
+
+/// The single-value container of an object where the spec writes. A value written through it
+/// stands at that object, so it is followed (a type that forwards its encoding to a nested
+/// struct); a single value there cannot hold what the spec writes, and is refused.
+struct PlaceSingleValueEncodingContainer: SingleValueEncodingContainer {
+    var base: any SingleValueEncodingContainer
+    let place: SpecPlace
+    let writer: SpecWriter
+    var codingPath: [any CodingKey] { base.codingPath }
+
+    private func refused() -> any Error { writer.refuse(.notAnObject(path: place.path)) }
+
+    mutating func encodeNil() throws {
+        // A `null` below the root (an optional parent that is `nil`) gives way to the spec's
+        // object; at the root of a versioned value it leaves nowhere to put the version.
+        if place.path.isEmpty {
+            throw refused()
+        }
+    }
+    mutating func encode(_ value: Bool) throws { throw refused() }
+    mutating func encode(_ value: String) throws { throw refused() }
+    mutating func encode(_ value: Double) throws { throw refused() }
+    mutating func encode(_ value: Float) throws { throw refused() }
+    mutating func encode(_ value: Int) throws { throw refused() }
+    mutating func encode(_ value: Int8) throws { throw refused() }
+    mutating func encode(_ value: Int16) throws { throw refused() }
+    mutating func encode(_ value: Int32) throws { throw refused() }
+    mutating func encode(_ value: Int64) throws { throw refused() }
+    mutating func encode(_ value: UInt) throws { throw refused() }
+    mutating func encode(_ value: UInt8) throws { throw refused() }
+    mutating func encode(_ value: UInt16) throws { throw refused() }
+    mutating func encode(_ value: UInt32) throws { throw refused() }
+    mutating func encode(_ value: UInt64) throws { throw refused() }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try base.encode(try writer.following(value, at: place))
+    }
+}
