@@ -20,6 +20,10 @@ extension VersionedEncodingError {
         if let versioningError = context.underlyingError as? VersionedEncodingError {
             return versioningError
         }
+        // A chain or spec that cannot be written with (`invalidVersionChain`).
+        if let chainError = context.underlyingError as? VersionedDecodingError {
+            return chainError
+        }
         // A versioned part inside the document that could not be written: its own error names
         // the part and the field, and the coder's wrapper around it adds nothing.
         if let partError = context.underlyingError as? EncodingError,
