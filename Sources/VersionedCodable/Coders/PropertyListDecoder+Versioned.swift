@@ -25,9 +25,7 @@ extension PropertyListDecoder {
         versioned expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> ExpectedType {
-        // Inlinable, so that the caller's module looks `Versioned<ExpectedType>` up once rather
-        // than on every call.
-        try decode(Versioned<ExpectedType>.self, from: data).wrappedValue
+        try decodeWithStoredVersion(expectedType, from: data).wrappedValue
     }
 
     /// Decodes a versioned document and tells which version it was stored as.
@@ -53,7 +51,11 @@ extension PropertyListDecoder {
         _ expectedType: ExpectedType.Type,
         from data: Data
     ) throws -> Versioned<ExpectedType> {
-        try decode(Versioned<ExpectedType>.self, from: data)
+        // Inlinable, so that the chain walk is compiled here, for the caller's type.
+        if #available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *) {
+            return try decode(VersionedDocument<ExpectedType>.self, from: data, configuration: ChainWalk()).versioned
+        }
+        return try decode(Versioned<ExpectedType>.self, from: data)
     }
 
     /// Reads the version a document is stored with, without decoding the document.

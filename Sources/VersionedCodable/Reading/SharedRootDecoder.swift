@@ -134,75 +134,47 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         root.contains(ForwardedKey(key))
     }
 
-    /// The error with the type's own key where the root's key stands.
-    private func restoring(_ error: any Error, _ key: Key) -> any Error {
-        guard let error = error as? DecodingError else {
-            return error
+    /// What `body` reads from the root at `key`, with the type's own key put back in place of
+    /// the root's in an error.
+    @inline(__always)
+    private func read<T>(
+        _ key: Key,
+        _ body: (KeyedDecodingContainer<ForwardedKey>, ForwardedKey) throws -> T
+    ) throws -> T {
+        do {
+            return try body(root, ForwardedKey(key))
+        } catch let error as DecodingError {
+            throw error.restoring(key, atDepth: root.codingPath.count)
         }
-        return error.restoring(key, atDepth: root.codingPath.count)
     }
 
     // Every overload is forwarded by hand, each to the root's overload of the same type, rather
     // than all through the generic `decode(_:forKey:)`: the real container's typed overloads
     // are its fast paths (no generic dispatch, no boxing of the value), and a generic fallback
     // would cost every field of every versioned decode. Each also puts the type's own key back
-    // into an error, so the `do`/`catch` is repeated too.
-    func decodeNil(forKey key: Key) throws -> Bool {
-        do { return try root.decodeNil(forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
-    }
+    // into an error (see `read(_:_:)`).
+    func decodeNil(forKey key: Key) throws -> Bool { try read(key) { try $0.decodeNil(forKey: $1) } }
+    func decode(_ t: Bool.Type, forKey key: Key) throws -> Bool { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: String.Type, forKey key: Key) throws -> String { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Double.Type, forKey key: Key) throws -> Double { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Float.Type, forKey key: Key) throws -> Float { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int.Type, forKey key: Key) throws -> Int { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int8.Type, forKey key: Key) throws -> Int8 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int16.Type, forKey key: Key) throws -> Int16 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int32.Type, forKey key: Key) throws -> Int32 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int64.Type, forKey key: Key) throws -> Int64 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt.Type, forKey key: Key) throws -> UInt { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt8.Type, forKey key: Key) throws -> UInt8 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt16.Type, forKey key: Key) throws -> UInt16 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) { try $0.decode(t, forKey: $1) } }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // Nested values (versioned parts among them) recurse through this frame, so the rare
         // case of an object where the spec keeps a version is decided out of line.
         if places.hasObjects, let below = places(below: key) {
-            do {
-                return try decodeAtPlace(type, below, from: root, forKey: ForwardedKey(key))
-            } catch {
-                throw restoring(error, key)
-            }
+            return try read(key) { try decodeAtPlace(type, below, from: $0, forKey: $1) }
         }
-        do { return try root.decode(type, forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+        return try read(key) { try $0.decode(type, forKey: $1) }
     }
 
     /// The places where the spec keeps a version inside the object at `key`, if any.
@@ -213,97 +185,60 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
 
     // The real container's own `decodeIfPresent` is forwarded rather than the protocol's
     // default, because a decoder may treat a missing key and `null` in its own way.
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: Bool.Type, forKey key: Key) throws -> Bool? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: String.Type, forKey key: Key) throws -> String? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: Double.Type, forKey key: Key) throws -> Double? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: Float.Type, forKey key: Key) throws -> Float? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: Int.Type, forKey key: Key) throws -> Int? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: Int8.Type, forKey key: Key) throws -> Int8? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: Int16.Type, forKey key: Key) throws -> Int16? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: Int32.Type, forKey key: Key) throws -> Int32? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: Int64.Type, forKey key: Key) throws -> Int64? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: UInt.Type, forKey key: Key) throws -> UInt? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+    func decodeIfPresent(_ t: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if places.hasObjects, let below = places(below: key) {
-            do {
-                return try decodeIfPresentAtPlace(type, below, from: root, forKey: ForwardedKey(key))
-            } catch {
-                throw restoring(error, key)
-            }
+            return try read(key) { try decodeIfPresentAtPlace(type, below, from: $0, forKey: $1) }
         }
-        do { return try root.decodeIfPresent(type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+        return try read(key) { try $0.decodeIfPresent(type, forKey: $1) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type,
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let nested: KeyedDecodingContainer<NestedKey>
-        do { nested = try root.nestedContainer(keyedBy: type, forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+        let nested = try read(key) { try $0.nestedContainer(keyedBy: type, forKey: $1) }
         guard places.hasObjects, let below = places(below: key) else {
             return nested
         }
@@ -312,9 +247,7 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        do { return try root.nestedUnkeyedContainer(forKey: ForwardedKey(key)) } catch {
-            throw restoring(error, key)
-        }
+        try read(key) { try $0.nestedUnkeyedContainer(forKey: $1) }
     }
 
     func superDecoder() throws -> any Decoder {
@@ -322,8 +255,7 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        let decoder: any Decoder
-        do { decoder = try root.superDecoder(forKey: ForwardedKey(key)) } catch { throw restoring(error, key) }
+        let decoder = try read(key) { try $0.superDecoder(forKey: $1) }
         guard places.hasObjects, let below = places(below: key) else {
             return decoder
         }

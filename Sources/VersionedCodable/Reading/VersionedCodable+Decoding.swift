@@ -13,14 +13,20 @@ extension VersionedCodable {
     /// the root object is indexed once, as in a plain decode, and the decoder's own
     /// configuration applies to the version and to every field.
     ///
-    /// - Parameter decoder: The decoder positioned at the document.
     /// - Returns: The document migrated to `Self`, and the version it was stored with.
     /// - Throws: `DecodingError` for malformed data, ``VersionedDecodingError`` when the version
     ///   is not in the chain, and any error a migration step throws. Inside a document, such an
     ///   error is wrapped in a `DecodingError` that says where the part is (see
     ///   ``locatingFailure(_:of:)``).
+    /// - Parameters:
+    ///   - decoder: The decoder positioned at the document.
+    ///   - walk: The chain walk: ``decodeMigrating(storedVersion:from:)``, as compiled in the
+    ///     module that calls it (see ``ChainWalk``).
     @inlinable
-    static func decodeVersionedPart(from decoder: any Decoder) throws -> (value: Self, storedVersion: Int?) {
+    static func decodeVersionedPart(
+        from decoder: any Decoder,
+        walk: (Int?, any Decoder) throws -> Self = decodeMigrating
+    ) throws -> (value: Self, storedVersion: Int?) {
         if Self.self == NothingEarlier.self {
             // An empty chain: decoding the stopper itself throws the type mismatch it documents.
             return (try Self(from: decoder), nil)
@@ -32,7 +38,7 @@ extension VersionedCodable {
             if storedVersion == version {
                 return (try Self(from: shared), storedVersion)
             }
-            return (try decodeMigrating(storedVersion: storedVersion, from: shared), storedVersion)
+            return (try walk(storedVersion, shared), storedVersion)
         } catch {
             throw locatingFailure(error, of: shared)
         }
@@ -84,8 +90,8 @@ extension VersionedCodable {
 
     /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates
     /// the value back up. The caller has checked that the chain is sound and has the version,
-    /// so the walk ends at it. Inlinable, so that the caller's module specializes it for its
-    /// own chain.
+    /// so the walk ends at it. Inlinable, so that a module that calls it for its own type
+    /// compiles it for that type's chain (see ``ChainWalk``).
     ///
     /// - Throws: Any error that decoding the stored type throws, and an error a migration step
     ///   throws inside a ``MigrationStepFailure`` that names the step.

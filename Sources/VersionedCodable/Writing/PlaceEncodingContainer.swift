@@ -40,51 +40,34 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         }
     }
 
+    /// Writes `value` with `body` if it passes.
+    private mutating func write<T>(
+        _ value: T,
+        _ key: Key,
+        _ body: (inout KeyedEncodingContainer<Key>) throws -> Void
+    ) throws {
+        if try passes(value, at: key) {
+            try body(&base)
+        }
+    }
+
     mutating func encodeNil(forKey key: Key) throws {
         if try passes(Int?.none, at: key, isNil: true) { try base.encodeNil(forKey: key) }
     }
-    mutating func encode(_ value: Bool, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: String, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: Int, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: Int8, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: Int16, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: Int32, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: Int64, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: UInt, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        if try passes(value, at: key) { try base.encode(value, forKey: key) }
-    }
+    mutating func encode(_ v: Bool, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: String, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: Double, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: Float, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: Int, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: Int8, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: Int16, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: Int32, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: Int64, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: UInt, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: UInt8, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: UInt16, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: UInt32, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: UInt64, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
 
     // A `nil` written with `encodeIfPresent` writes nothing, but tells the property's type: a
     // property that is not an integer where the version goes would not read the version back,
@@ -99,7 +82,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let value {
             return try encode(value, forKey: key)
         }
-        if case .version? = place.role(of: key.stringValue), !(innermostWrappedType(of: T.self) is any BinaryInteger.Type) {
+        if case .version? = place.role(of: key.stringValue),
+            !(innermostWrappedType(of: T.self) is any BinaryInteger.Type)
+        {
             throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: true))
         }
     }

@@ -30,7 +30,9 @@ final class SpecWriter: Encoder {
     let recorded: RecordedObject?
     let version: Int?
     private(set) var finding: Finding?
-    /// The objects whose spec part is written.
+    /// Whether the spec's part of the root is written, and of which other objects: the root
+    /// apart, so that the common encode allocates no list.
+    private var rootIsWritten = false
     private var written: [ObjectIdentifier] = []
     /// The objects the type opened with `nestedContainer` or `superEncoder`, and what it opened
     /// them with: the spec's part is written there when the enclosing object is done.
@@ -95,7 +97,7 @@ final class SpecWriter: Encoder {
     }
 
     private func isWritten(_ place: SpecPlace) -> Bool {
-        written.contains(ObjectIdentifier(place))
+        place === layout.root ? rootIsWritten : written.contains(ObjectIdentifier(place))
     }
 
     /// What the type writes at `place`, made ready to have the spec's part merged in.
@@ -119,7 +121,7 @@ final class SpecWriter: Encoder {
         // before the outer one could open it again.
         for (heldPlace, target) in held.reversed()
         where heldPlace.path.starts(with: place.path) && !isWritten(heldPlace) {
-            written.append(ObjectIdentifier(heldPlace))
+            markWritten(heldPlace)
             switch target {
             case .container(var container):
                 try write(heldPlace, into: &container)
@@ -132,7 +134,7 @@ final class SpecWriter: Encoder {
         guard !isWritten(place), hasValues(at: place) else {
             return
         }
-        written.append(ObjectIdentifier(place))
+        markWritten(place)
         var container = encoder.container(keyedBy: PathKey.self)
         try write(place, into: &container)
     }
@@ -175,7 +177,7 @@ final class SpecWriter: Encoder {
                 guard let child = place.child(key), !isWritten(child), object.hasValues else {
                     continue
                 }
-                written.append(ObjectIdentifier(child))
+                markWritten(child)
                 var nested = container.nestedContainer(keyedBy: PathKey.self, forKey: PathKey(key))
                 try write(child, into: &nested)
             }
@@ -184,7 +186,11 @@ final class SpecWriter: Encoder {
 
     /// Marks `place` as written by a dictionary that carries the spec's part in itself.
     func markWritten(_ place: SpecPlace) {
-        written.append(ObjectIdentifier(place))
+        if place === layout.root {
+            rootIsWritten = true
+        } else {
+            written.append(ObjectIdentifier(place))
+        }
     }
 
     /// The error for what was found, if anything.

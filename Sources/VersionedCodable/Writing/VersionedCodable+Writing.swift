@@ -66,17 +66,20 @@ extension VersionedCodable {
         if codingPath.count > maximumVersionedPartDepth {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: tooDeepDescription))
         }
-        let chain = VersionChain(for: Self.self)
-        if let problem = chain.problem {
-            throw VersionedDecodingError.invalidVersionChain(problem)
+        // The default spec's layout and what it writes are known without asking the chain.
+        var layout = SpecLayout.atRoot
+        var recorded: RecordedObject?
+        if VersionSpec.self != VersionKeyAtRootVersionPathSpec.self {
+            let chain = VersionChain(for: Self.self)
+            if let problem = chain.problem {
+                throw VersionedDecodingError.invalidVersionChain(problem)
+            }
+            layout = VersionSpec.layout(versions: chain.versions)
+            if let problem = layout.problem {
+                throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(VersionSpec.self, reason: problem))
+            }
+            recorded = try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
         }
-        let layout = VersionSpec.layout(versions: chain.versions)
-        if let problem = layout.problem {
-            throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(VersionSpec.self, reason: problem))
-        }
-        let recorded =
-            VersionSpec.self == VersionKeyAtRootVersionPathSpec.self
-            ? nil : try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
         let writer = SpecWriter(base: encoder, layout: layout, recorded: recorded, version: version)
         do {
             try checkNotSharingVersion(with: encoder, layout: layout)
