@@ -203,4 +203,106 @@ struct DictionaryAtVersionPlaceTests {
         #expect(metadata["version"] as? Int == 2)
         #expect(try JSONDecoder().decode(versioned: Listing.self, from: data) == value)
     }
+
+    /// A level named by an integer, written as an integer key by Swift's dictionary coding.
+    enum Level: Int, Codable, CodingKeyRepresentable, Hashable {
+        case low = 1, high = 2
+    }
+
+    struct Levelled: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: [Level: String]
+        var title: String
+    }
+
+    /// Reads and writes its root as a dictionary keyed by levels.
+    struct LevelRoot: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = NothingEarlier
+        var levels: [Level: String]
+        init(levels: [Level: String]) { self.levels = levels }
+        init(from decoder: any Decoder) throws {
+            levels = try decoder.singleValueContainer().decode([Level: String].self)
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(levels)
+        }
+    }
+
+    /// Reads and writes its root as a dictionary of settings, which may hold any key.
+    struct Settings: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var values: [String: Int]
+        init(values: [String: Int]) { self.values = values }
+        init(from decoder: any Decoder) throws { values = try decoder.singleValueContainer().decode([String: Int].self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(values)
+        }
+    }
+
+    struct Labelled: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: [String: String]
+        var title: String
+    }
+
+    @Test(
+        "Dictionaries keyed by CodingKeyRepresentable integers read back where the version goes",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
+    func codingKeyRepresentableKeys(format: String) throws {
+        let encode = try #require(VersionPlacementTests.formats.first { $0.name == format }).encode
+        let nested = Levelled(_metadata: [.low: "l", .high: "h"], title: "t")
+        let nestedData = try nested.encodeTransparently(using: encode)
+        #expect(try VersionPlacementTests.decode(Levelled.self, nestedData).wrappedValue == nested)
+        let root = LevelRoot(levels: [.low: "l", .high: "h"])
+        let rootData = try root.encodeTransparently(using: encode)
+        let read = try VersionPlacementTests.decode(LevelRoot.self, rootData)
+        #expect(read.storedVersion == 3)
+        #expect(read.wrappedValue == root)
+    }
+
+    @Test("A root dictionary with its own version entry is refused, not overwritten", arguments: ["json", "xml plist", "binary plist"])
+    func rootDictionaryWithVersionEntry(format: String) throws {
+        let encode = try #require(VersionPlacementTests.formats.first { $0.name == format }).encode
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try Settings(values: ["version": 5, "dark": 1]).encodeTransparently(using: encode)
+        }
+        let kept = Settings(values: ["dark": 1, "versions": 2])
+        #expect(try VersionPlacementTests.decode(Settings.self, kept.encodeTransparently(using: encode)).wrappedValue == kept)
+    }
+
+    @Test("A metadata dictionary reads back under custom key strategies that prefix and strip keys")
+    func metadataDictionaryUnderCustomStrategy() throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .custom { path in
+            AnyKey(stringValue: "x_" + path.last!.stringValue)
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in
+            let name = path.last!.stringValue
+            return AnyKey(stringValue: name.hasPrefix("x_") ? String(name.dropFirst(2)) : name)
+        }
+        let value = Labelled(_metadata: ["editor": "Ada", "x_y": "z"], title: "t")
+        let data = try encoder.encode(versioned: value)
+        let read = try decoder.decodeWithStoredVersion(Labelled.self, from: data)
+        #expect(read.storedVersion == 2)
+        #expect(read.wrappedValue == value)
+        let numbered = Numbered(_metadata: [1: "one", 20: "twenty"], title: "t")
+        #expect(try decoder.decode(versioned: Numbered.self, from: encoder.encode(versioned: numbered)) == numbered)
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { Int(stringValue) }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { stringValue = String(intValue) }
+    }
 }

@@ -68,6 +68,41 @@ struct MalformedInputTests {
         }
     }
 
+    /// Keeps the version in `_metadata`, beside a field of its own there.
+    struct PinnedNoteV0: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var title: String
+    }
+
+    struct PinnedNote: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = PinnedNoteV0
+        typealias VersionSpec = MetadataVersionSpec
+        struct Metadata: Codable, Equatable { var pinned: Bool }
+        var _metadata: Metadata?
+        var title: String
+        init(_metadata: Metadata?, title: String) {
+            self._metadata = _metadata
+            self.title = title
+        }
+        init(from old: PinnedNoteV0) { self.init(_metadata: nil, title: old.title) }
+
+        struct Plain: Codable {
+            struct Metadata: Codable { var pinned: Bool; var version: Int }
+            var _metadata: Metadata
+            var title: String
+        }
+    }
+
+    struct Counts: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        struct Value: Codable, Equatable { var n: Int }
+        var values: [Value]
+    }
+
     /// `Note`'s fields with the version as one more, decoded without versioning.
     struct PlainNote: Codable {
         var version: Int?
@@ -421,13 +456,46 @@ struct MalformedInputTests {
         let invalidInteger =
             Data(xmlPlist("<key>version</key><integer>").utf8.dropLast("</dict></plist>".utf8.count))
             + Data(repeating: 0xFF, count: 8) + Data("01</integer></dict></plist>".utf8)
+        // Deep nesting behind a comment longer than any look at the document's start.
+        let afterComment = "<!--" + String(repeating: " ", count: 2_048) + "-->" + text
         return [
             Data(text.utf8),
+            Data(afterComment.utf8),
             Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!,
             BinaryPropertyListWriter.noteWithDeeplyNestedTags(depth: 10_000),
             BinaryPropertyListWriter.noteWithCyclicTags(),
             invalidInteger,
         ]
+    }
+
+    @Test("A damaged key in a binary property list's metadata is an error, never a document without a version")
+    func damagedMetadataKey() throws {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        var document = try encoder.encode(versioned: PinnedNote(_metadata: .init(pinned: true), title: "t"))
+        // The object that holds the key `pinned` (ASCII string marker 0x56, then its six
+        // bytes), made a null.
+        let key = Data([0x56]) + Data("pinned".utf8)
+        let range = try #require(document.range(of: key))
+        document[range.lowerBound] = 0x00
+        #expect(throws: DecodingError.self) {
+            try PropertyListDecoder().decode(PinnedNote.Plain.self, from: document)
+        }
+        #expect(throws: DecodingError.self) {
+            try PropertyListDecoder().decode(versioned: PinnedNote.self, from: document)
+        }
+    }
+
+    @Test("A binary property list of many small values that a plain decode reads, the versioned decode reads too")
+    func manySmallValues() throws {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        // Equal values are written once and referred to from each element: a million and one
+        // references to one dictionary.
+        let counts = Counts(values: Array(repeating: Counts.Value(n: 7), count: 1_000_001))
+        let document = try encoder.encode(versioned: counts)
+        #expect(try PropertyListDecoder().decode(Counts.self, from: document).values.count == 1_000_001)
+        #expect(try PropertyListDecoder().decode(versioned: Counts.self, from: document) == counts)
     }
 
     /// How a decode in a child process ended: its exit status, which says whether it returned,
@@ -446,7 +514,7 @@ struct MalformedInputTests {
     /// The coders' readers are theirs: where Foundation's reader stops the process, so does a
     /// versioned decode of the same bytes, and where it throws, the versioned decode throws a
     /// `DecodingError` too. Each decode runs in a child process, since some of them crash.
-    @Test("A hostile property list ends a versioned decode as it ends a plain decode", arguments: 0..<5)
+    @Test("A hostile property list ends a versioned decode as it ends a plain decode", arguments: 0..<6)
     func hostilePropertyListsAsPlainDecodes(index: Int) async throws {
         let plain = await #expect(processExitsWith: .failure) { [index] in
             let document = MalformedInputTests.hostilePropertyLists()[index]

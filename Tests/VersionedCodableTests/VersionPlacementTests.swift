@@ -497,4 +497,58 @@ struct VersionPlacementTests {
         }
         #expect(throws: VersionedDecodingError.self) { try StringVersioned.validateVersionChain() }
     }
+
+    /// A type that encodes as one value of `Value`, which no document can keep a version beside.
+    struct SingleValued<Value: Codable & Equatable & Sendable>: VersionedCodable, Equatable {
+        static var version: Int? { 1 }
+        typealias PreviousVersion = NothingEarlier
+        var value: Value
+        init(_ value: Value) { self.value = value }
+        init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Value.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
+    }
+
+    /// Encoding fails with the error and leaves nothing written.
+    static func expectRefused(_ encode: () throws -> Data) {
+        #expect {
+            _ = try encode()
+        } throws: { error in
+            guard case VersionedEncodingError.versionLocationNotAnObject(let path) = error else { return false }
+            return path.isEmpty
+        }
+    }
+
+    @Test(
+        "A type that encodes as a single value, nil, a URL or a Decimal is refused: it cannot hold a version",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
+    func singleValuesAreRefused(format: String) throws {
+        let encode = try #require(Self.formats.first { $0.name == format }).encode
+        Self.expectRefused { try SingleValued(String?.none).encodeTransparently(using: encode) }
+        Self.expectRefused { try SingleValued(42).encodeTransparently(using: encode) }
+        Self.expectRefused { try SingleValued(URL(string: "https://example.com/a")!).encodeTransparently(using: encode) }
+        Self.expectRefused { try SingleValued(Decimal(string: "1.25")!).encodeTransparently(using: encode) }
+        Self.expectRefused { try SingleValued(Date(timeIntervalSince1970: 0)).encodeTransparently(using: encode) }
+        Self.expectRefused { try SingleValued(["a", "b"]).encodeTransparently(using: encode) }
+        // A nested struct it forwards to is an object, which holds the version.
+        struct Inner: Codable, Equatable { var x: Int }
+        let forwarded = SingleValued(Inner(x: 3))
+        let data = try forwarded.encodeTransparently(using: encode)
+        #expect(try Self.decode(SingleValued<Inner>.self, data).wrappedValue == forwarded)
+    }
+
+    @Test("The error for an unsupported version says only what it carries, whatever the process decoded before")
+    func unsupportedVersionDescription() throws {
+        let error = VersionedDecodingError.unsupportedVersion(tried: MovedV1.self)
+        let before = "\(error)"
+        // Decoding other chains that end at the same type changes nothing in the text.
+        _ = try? JSONDecoder().decode(versioned: Moved.self, from: Data(#"{"version": 7}"#.utf8))
+        _ = try? JSONDecoder().decode(versioned: MovedV1.self, from: Data(#"{"version": 7}"#.utf8))
+        #expect("\(error)" == before)
+        #expect(before.contains("MovedV1 (version 1)"))
+        #expect(!before.contains("Moved "))
+    }
 }
