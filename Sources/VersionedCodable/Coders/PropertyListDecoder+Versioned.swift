@@ -19,7 +19,7 @@ extension PropertyListDecoder {
     /// - Throws: `DecodingError` when the data is malformed, ``VersionedDecodingError`` when its
     ///   version is not in the chain, and any error a migration step throws. The bytes are read
     ///   by Foundation's property-list reader, exactly as a plain decode reads them: see
-    ///   <doc:GettingStarted#Untrusted-input> for what that reader does with hostile input.
+    ///   <doc:GettingStarted#Decode-documents-from-untrusted-sources> for what that reader does with hostile input.
     @inlinable
     public func decode<ExpectedType: VersionedCodable>(
         versioned expectedType: ExpectedType.Type,

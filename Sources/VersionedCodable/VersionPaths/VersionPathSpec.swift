@@ -29,15 +29,17 @@
 /// ``VersionedEncodingError/typeHasClashingVersionField`` rather than be overwritten. A spec
 /// may write more than the version; everything it writes is merged into the document.
 ///
-/// The spec must write the version as an integer in nested keyed containers (as a synthesized
-/// `Codable` conformance does); then encoding can merge it and detect clashes.
+/// The spec must write the version as an integer in nested keyed containers, as a synthesized
+/// `Codable` conformance does. Where it writes it is worked out once per spec type, by
+/// recording what the spec writes for a few of the chain's versions, and the version is read
+/// at those places: the key path is never applied to a document's data. A spec that keeps the
+/// version in an array or as a string cannot hold a version, and decoding, encoding and
+/// ``VersionedCodable/validateVersionChain()`` throw
+/// ``VersionChainProblem/unsupportedSpec(_:reason:)`` for it.
 ///
 /// The parent object may be optional (`var _metadata: Metadata?` with
-/// `\Self._metadata?.version`): a document without it has no version. A key path that could
-/// trap on a document's data, through a force unwrap (`\Self._metadata!.version`) or an array
-/// subscript (`\Self.headers[0].version`), is applied only to a decoded spec that has every
-/// array element and version place the spec writes itself; a document that lacks one has no
-/// version, and the process is never stopped by it.
+/// `\Self._metadata?.version`): a document without it, or with `null` there, has no version.
+/// See <doc:VersionPaths> for the rules.
 public protocol VersionPathSpec: Codable {
     /// The key path from the spec to the version number.
     ///

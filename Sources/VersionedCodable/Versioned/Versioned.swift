@@ -23,10 +23,10 @@
 /// documents it had to migrate.
 ///
 /// A tree of versioned parts (a `Node` whose children are `[Versioned<Node>]`) reads and writes
-/// as deep as the coder allows, on any thread: once the parts of one document have used a good
-/// deal of the thread's stack, the rest of the document is read on a thread with a large stack
-/// of its own while the caller waits. Task-local values are not visible to the `init(from:)`
-/// of the parts read there.
+/// on the calling thread, to ``maximumVersionedPartDepth`` keys and indexes deep: a tree at
+/// that depth fits a 512 KB thread stack in a debug build. A part deeper than that throws a
+/// `DecodingError` (or an `EncodingError`) that says the document nests too deep, at the
+/// part's coding path.
 @propertyWrapper
 public struct Versioned<Value: VersionedCodable> {
     /// The value, migrated to the current version.
