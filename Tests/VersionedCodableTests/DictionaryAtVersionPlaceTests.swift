@@ -238,7 +238,9 @@ struct DictionaryAtVersionPlaceTests {
         typealias PreviousVersion = NothingEarlier
         var values: [String: Int]
         init(values: [String: Int]) { self.values = values }
-        init(from decoder: any Decoder) throws { values = try decoder.singleValueContainer().decode([String: Int].self) }
+        init(from decoder: any Decoder) throws {
+            values = try decoder.singleValueContainer().decode([String: Int].self)
+        }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(values)
@@ -269,14 +271,20 @@ struct DictionaryAtVersionPlaceTests {
         #expect(read.wrappedValue == root)
     }
 
-    @Test("A root dictionary with its own version entry is refused, not overwritten", arguments: ["json", "xml plist", "binary plist"])
+    @Test(
+        "A root dictionary with its own version entry is refused, not overwritten",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
     func rootDictionaryWithVersionEntry(format: String) throws {
         let encode = try #require(VersionPlacementTests.formats.first { $0.name == format }).encode
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
             try Settings(values: ["version": 5, "dark": 1]).encodeTransparently(using: encode)
         }
         let kept = Settings(values: ["dark": 1, "versions": 2])
-        #expect(try VersionPlacementTests.decode(Settings.self, kept.encodeTransparently(using: encode)).wrappedValue == kept)
+        #expect(
+            try VersionPlacementTests.decode(Settings.self, kept.encodeTransparently(using: encode)).wrappedValue
+                == kept
+        )
     }
 
     @Test("A metadata dictionary reads back under custom key strategies that prefix and strip keys")

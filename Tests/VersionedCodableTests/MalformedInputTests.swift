@@ -522,12 +522,16 @@ struct MalformedInputTests {
         }
         let versioned = await #expect(processExitsWith: .failure) { [index] in
             let document = MalformedInputTests.hostilePropertyLists()[index]
-            MalformedInputTests.endInChildProcess { try PropertyListDecoder().decode(versioned: Note.self, from: document) }
+            MalformedInputTests.endInChildProcess {
+                try PropertyListDecoder().decode(versioned: Note.self, from: document)
+            }
         }
         let transparent = await #expect(processExitsWith: .failure) { [index] in
             let document = MalformedInputTests.hostilePropertyLists()[index]
             MalformedInputTests.endInChildProcess {
-                let note: Note = try Note.decodeTransparently(from: document) { try PropertyListDecoder().decode($0, from: $1) }
+                let note: Note = try Note.decodeTransparently(from: document) {
+                    try PropertyListDecoder().decode($0, from: $1)
+                }
                 return note
             }
         }

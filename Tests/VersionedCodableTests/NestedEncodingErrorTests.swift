@@ -122,7 +122,9 @@ struct NestedEncodingErrorTests {
         let part = try #require(partError(error))
         #expect(part.path == ".items[0]")
         #expect(
-            part.description.contains("ArrayPart at items[0] writes a single value, `nil` or an array at its root, which cannot hold the version")
+            part.description.contains(
+                "ArrayPart at items[0] writes a single value, `nil` or an array at its root, which cannot hold the version"
+            )
         )
         let underlying = try #require(part.underlying as? VersionedEncodingError)
         #expect(underlying == .versionLocationNotAnObject(codingPath: ["items", "Index 0"]))

@@ -154,8 +154,17 @@ struct VersionChainTests {
             Issue.record("expected invalidVersionChain, got \(String(describing: error))")
             return
         }
-        #expect(problem == .unsupportedSpec(ForgetfulSpec.self, reason: "does not write the version as an integer in keyed objects"))
-        #expect("\(problem)" == "ForgetfulSpec cannot hold a version: it does not write the version as an integer in keyed objects.")
+        #expect(
+            problem
+                == .unsupportedSpec(
+                    ForgetfulSpec.self,
+                    reason: "does not write the version as an integer in keyed objects"
+                )
+        )
+        #expect(
+            "\(problem)"
+                == "ForgetfulSpec cannot hold a version: it does not write the version as an integer in keyed objects."
+        )
         // Decoding does not pay for the check: the chain itself is sound.
         #expect(VersionChain(for: ForgetfulNote.self).problem == nil)
     }

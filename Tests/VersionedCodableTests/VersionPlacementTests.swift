@@ -529,7 +529,9 @@ struct VersionPlacementTests {
         let encode = try #require(Self.formats.first { $0.name == format }).encode
         Self.expectRefused { try SingleValued(String?.none).encodeTransparently(using: encode) }
         Self.expectRefused { try SingleValued(42).encodeTransparently(using: encode) }
-        Self.expectRefused { try SingleValued(URL(string: "https://example.com/a")!).encodeTransparently(using: encode) }
+        Self.expectRefused {
+            try SingleValued(URL(string: "https://example.com/a")!).encodeTransparently(using: encode)
+        }
         Self.expectRefused { try SingleValued(Decimal(string: "1.25")!).encodeTransparently(using: encode) }
         Self.expectRefused { try SingleValued(Date(timeIntervalSince1970: 0)).encodeTransparently(using: encode) }
         Self.expectRefused { try SingleValued(["a", "b"]).encodeTransparently(using: encode) }

@@ -71,12 +71,7 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         }
         self.specs = specs
         self.problem = problem
-        self.versionRange = VersionChain.range(of: versions)
     }
-
-    /// The versions as a range, when they are every integer from the smallest to the largest
-    /// once, and no `nil`: then finding a stored version in a long chain is one comparison.
-    private let versionRange: ClosedRange<Int>?
 
     /// The most types a chain may have. Far more than any type's history, and few enough to
     /// walk quickly: a chain that is longer never ends.
@@ -85,26 +80,10 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     /// The specs the chain's types keep their versions with, each once, newest first.
     let specs: [any VersionPathSpec.Type]
 
-    private static func range(of versions: [Int?]) -> ClosedRange<Int>? {
-        let integers = versions.compactMap { $0 }
-        guard integers.count == versions.count, let low = integers.min(), let high = integers.max() else {
-            return nil
-        }
-        // Versions far apart (Int.min and Int.max) must not overflow the subtraction.
-        let (span, overflow) = high.subtractingReportingOverflow(low)
-        guard !overflow, span == integers.count - 1, Set(integers).count == integers.count else {
-            return nil
-        }
-        return low...high
-    }
-
     /// Whether a type of the chain has `version`.
     @usableFromInline
     func contains(version: Int?) -> Bool {
-        if let versionRange, let version {
-            return versionRange.contains(version)
-        }
-        return versions.contains(version)
+        versions.contains(version)
     }
 
     /// The versions of ``types``, in the same order.

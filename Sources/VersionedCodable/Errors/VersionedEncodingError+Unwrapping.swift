@@ -17,15 +17,12 @@ extension VersionedEncodingError {
         guard case EncodingError.invalidValue(_, let context) = error, context.codingPath.isEmpty else {
             return error
         }
-        if let versioningError = context.underlyingError as? VersionedEncodingError {
+        // A chain or spec that cannot be written with is `invalidVersionChain`.
+        if let versioningError = context.underlyingError,
+            versioningError is VersionedEncodingError || versioningError is VersionedDecodingError
+        {
             return versioningError
         }
-        // A chain or spec that cannot be written with (`invalidVersionChain`).
-        if let chainError = context.underlyingError as? VersionedDecodingError {
-            return chainError
-        }
-        // A versioned part inside the document that could not be written: its own error names
-        // the part and the field, and the coder's wrapper around it adds nothing.
         if let partError = context.underlyingError as? EncodingError,
             case EncodingError.invalidValue(_, let partContext) = partError,
             partContext.underlyingError is VersionedEncodingError

@@ -185,47 +185,47 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
 
     // The real container's own `decodeIfPresent` is forwarded rather than the protocol's
     // default, because a decoder may treat a missing key and `null` in its own way.
-    func decodeIfPresent(_ t: Bool.Type, forKey key: Key) throws -> Bool? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: Bool.Type, forKey k: Key) throws -> Bool? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: String.Type, forKey key: Key) throws -> String? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: String.Type, forKey k: Key) throws -> String? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: Double.Type, forKey key: Key) throws -> Double? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: Double.Type, forKey k: Key) throws -> Double? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: Float.Type, forKey key: Key) throws -> Float? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: Float.Type, forKey k: Key) throws -> Float? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: Int.Type, forKey key: Key) throws -> Int? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: Int.Type, forKey k: Key) throws -> Int? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: Int8.Type, forKey key: Key) throws -> Int8? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: Int8.Type, forKey k: Key) throws -> Int8? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: Int16.Type, forKey key: Key) throws -> Int16? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: Int16.Type, forKey k: Key) throws -> Int16? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: Int32.Type, forKey key: Key) throws -> Int32? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: Int32.Type, forKey k: Key) throws -> Int32? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: Int64.Type, forKey key: Key) throws -> Int64? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: Int64.Type, forKey k: Key) throws -> Int64? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: UInt.Type, forKey key: Key) throws -> UInt? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: UInt.Type, forKey k: Key) throws -> UInt? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: UInt8.Type, forKey k: Key) throws -> UInt8? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: UInt16.Type, forKey k: Key) throws -> UInt16? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: UInt32.Type, forKey k: Key) throws -> UInt32? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
-    func decodeIfPresent(_ t: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try read(key) { try $0.decodeIfPresent(t, forKey: $1) }
+    func decodeIfPresent(_ t: UInt64.Type, forKey k: Key) throws -> UInt64? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if places.hasObjects, let below = places(below: key) {

@@ -63,10 +63,10 @@ struct SpecRecorder: Encoder {
     /// How deep a spec may nest objects.
     static let maximumDepth = 32
 
-    /// What recording found beside the values: objects too deep, or arrays written piece by piece.
+    /// What recording found that it cannot record: objects too deep, or an array written piece
+    /// by piece.
     final class Problems {
-        var tooDeep = false
-        var unkeyedWrite = false
+        var found: String?
     }
 
     let slot: RecordedObject?
@@ -80,18 +80,15 @@ struct SpecRecorder: Encoder {
         let root = RecordedObject()
         let problems = Problems()
         try spec.encode(to: SpecRecorder(slot: root, depth: 0, problems: problems, userInfo: userInfo))
-        if problems.tooDeep {
-            throw SpecLayoutError("nests objects more than \(maximumDepth) deep")
-        }
-        if problems.unkeyedWrite {
-            throw SpecLayoutError("writes an array with nestedUnkeyedContainer(forKey:); write it with encode(_:forKey:)")
+        if let found = problems.found {
+            throw SpecLayoutError(found)
         }
         return root
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         guard depth <= Self.maximumDepth else {
-            problems.tooDeep = true
+            problems.found = "nests objects more than \(Self.maximumDepth) deep"
             return KeyedEncodingContainer(RecordingContainer<Key>(object: nil, depth: depth, recorder: self))
         }
         slot?.opened = true
@@ -149,7 +146,10 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        recorder.problems.unkeyedWrite = recorder.problems.unkeyedWrite || object != nil
+        if object != nil {
+            recorder.problems.found =
+                "writes an array with nestedUnkeyedContainer(forKey:); write it with encode(_:forKey:)"
+        }
         return DiscardingContainer()
     }
 

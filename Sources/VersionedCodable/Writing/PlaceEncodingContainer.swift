@@ -5,8 +5,14 @@
 /// it is left out, and the version is written in its place. Any other value at a key the spec
 /// writes would be lost, and is refused. An object at a key where the spec writes an object is
 /// followed, so that the spec's part is merged into it.
+///
+/// The object is opened with the library's key type, and the type's keys are written through
+/// it as they are (string and integer value), so that the spec's part is written into this
+/// same container when the type is done with it: opening the object a second time would merge
+/// with Foundation's coders but replace it with those that build each object when its encoder is
+/// released (Yams).
 struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    var base: KeyedEncodingContainer<Key>
+    var base: KeyedEncodingContainer<PathKey>
     let place: SpecPlace
     let writer: SpecWriter
 
@@ -44,30 +50,30 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private mutating func write<T>(
         _ value: T,
         _ key: Key,
-        _ body: (inout KeyedEncodingContainer<Key>) throws -> Void
+        _ body: (inout KeyedEncodingContainer<PathKey>, PathKey) throws -> Void
     ) throws {
         if try passes(value, at: key) {
-            try body(&base)
+            try body(&base, PathKey(key))
         }
     }
 
     mutating func encodeNil(forKey key: Key) throws {
-        if try passes(Int?.none, at: key, isNil: true) { try base.encodeNil(forKey: key) }
+        if try passes(Int?.none, at: key, isNil: true) { try base.encodeNil(forKey: PathKey(key)) }
     }
-    mutating func encode(_ v: Bool, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: String, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: Double, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: Float, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: Int, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: Int8, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: Int16, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: Int32, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: Int64, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: UInt, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: UInt8, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: UInt16, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: UInt32, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
-    mutating func encode(_ v: UInt64, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: key) } }
+    mutating func encode(_ v: Bool, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: String, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: Double, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: Float, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: Int, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: Int8, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: Int16, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: Int32, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: Int64, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: UInt, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: UInt8, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: UInt16, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: UInt32, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
+    mutating func encode(_ v: UInt64, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
 
     // A `nil` written with `encodeIfPresent` writes nothing, but tells the property's type: a
     // property that is not an integer where the version goes would not read the version back,
@@ -92,14 +98,14 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         guard case .object(let child)? = place.role(of: key.stringValue) else {
             if try passes(value, at: key) {
-                try base.encode(value, forKey: key)
+                try base.encode(value, forKey: PathKey(key))
             }
             return
         }
         if let optional = value as? any NilRepresentable, optional.isNil {
             return
         }
-        try base.encode(try writer.following(value, at: child), forKey: key)
+        try base.encode(try writer.following(value, at: child), forKey: PathKey(key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -107,18 +113,15 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         guard let role = place.role(of: key.stringValue) else {
-            return base.nestedContainer(keyedBy: keyType, forKey: key)
+            return base.nestedContainer(keyedBy: keyType, forKey: PathKey(key))
         }
         guard case .object(let child) = role else {
             writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(role)))
-            return base.nestedContainer(keyedBy: keyType, forKey: key)
+            return base.nestedContainer(keyedBy: keyType, forKey: PathKey(key))
         }
-        // The object is opened once, with the library's key type, so that the spec's part is
-        // written into this same container when the enclosing object is done.
-        let shared = base.nestedContainer(keyedBy: PathKey.self, forKey: key)
+        let shared = base.nestedContainer(keyedBy: PathKey.self, forKey: PathKey(key))
         writer.hold(child, .container(shared))
-        let retyped = KeyedEncodingContainer(RetypedKeyedContainer<NestedKey>(base: shared))
-        return KeyedEncodingContainer(PlaceEncodingContainer<NestedKey>(base: retyped, place: child, writer: writer))
+        return KeyedEncodingContainer(PlaceEncodingContainer<NestedKey>(base: shared, place: child, writer: writer))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -130,7 +133,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         case let role?:
             writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(role)))
         }
-        return base.nestedUnkeyedContainer(forKey: key)
+        return base.nestedUnkeyedContainer(forKey: PathKey(key))
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -138,7 +141,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let encoder = base.superEncoder(forKey: key)
+        let encoder = base.superEncoder(forKey: PathKey(key))
         switch place.role(of: key.stringValue) {
         case nil:
             return encoder

@@ -72,11 +72,12 @@ final class SpecWriter: Encoder {
         at place: SpecPlace,
         keyedBy type: Key.Type
     ) -> KeyedEncodingContainer<Key> {
-        let container = encoder.container(keyedBy: type)
         guard place.canBeWritten(with: Key.self) else {
-            return container
+            return encoder.container(keyedBy: type)
         }
-        return KeyedEncodingContainer(PlaceEncodingContainer(base: container, place: place, writer: self))
+        return KeyedEncodingContainer(
+            PlaceEncodingContainer<Key>(base: encoder.container(keyedBy: PathKey.self), place: place, writer: self)
+        )
     }
 
     /// Notes the first finding; the encode throws it once the type is done.
