@@ -2,12 +2,16 @@
 """Writes the seed corpus in Corpus/: a document of every version of the fuzz target's five
 types in JSON, XML property list and binary property list, XML property lists in every
 encoding Foundation reads them in (and UTF-16 without the byte order mark it needs), XML
-with the markup whose end the versioned decode's depth check must find where Foundation
-finds it (processing instructions, comments, CDATA, DOCTYPE, attributes), nesting on either
-side of the depth past which the versioned decode leaves the calling thread for a large stack,
-binary property lists that nest deep, share arrays or contain themselves, and a few malformed
-documents. Every file fits in run.sh's
--max_len of 4096 bytes.
+with the markup whose end the target's property list filter must find where Foundation
+finds it (processing instructions, comments, CDATA, DOCTYPE, attributes), outlines nested
+to the library's depth limit and one level past it, binary property lists that nest deep,
+share arrays or contain themselves, and a few malformed documents. Every file fits in
+run.sh's -max_len of 4096 bytes.
+
+Some seeds are property lists that Foundation's readers cannot get through (bytes that are
+not UTF-8 inside an <integer>, and for a type that reads them in full, an outline that contains
+itself or arrays shared forty levels deep): the filter skips their property list decode, and a
+run that crashed on one of them would show that the filter no longer does.
 
 Run it again after changing the types in Sources/FuzzVersionedDecoding: python3 make-corpus.py
 """
@@ -22,7 +26,8 @@ CORPUS = pathlib.Path(__file__).resolve().parent / "Corpus"
 # The fields of each version of Article (version at the root), TaggedNote (version in _meta),
 # HeaderedNote (version in the first of its headers), UnwrappedNote (version in an optional
 # _meta) and Outline (a tree of versioned parts), with the shapes that HeaderedNote's and
-# UnwrappedNote's key paths would trap on.
+# UnwrappedNote's key paths would trap on. The library refuses HeaderedNote's spec, which keeps
+# the version in an array, whatever the document holds.
 DOCUMENTS = {
     "article-v0": {"title": "Ode", "words": ["to", "a", "nightingale"]},
     "outline-v1": {
@@ -57,6 +62,11 @@ MALFORMED = {
     "malformed-invalid-utf8.json": b'{"version":3,"title":"\xff\xfe"}',
     "malformed-truncated.plist": b'<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>version</key>',
     "malformed-openstep.plist": b'{ version = 3; title = Ode; }',
+    # Foundation traps on six bytes that are not UTF-8 inside an <integer>; the filter skips it.
+    "malformed-integer-not-utf8.plist": (
+        b'<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>version</key><integer>'
+        + b"\xff" * 6 + b"01</integer></dict></plist>"
+    ),
     # Not malformed, but JSON only: property lists have no null.
     "unwrapped-note-null.json": b'{"_meta":null,"text":"before"}',
 }
@@ -82,7 +92,7 @@ def xml(document: dict) -> str:
 
 def markup_variants() -> dict:
     """XML property lists of Article v3 with markup that Foundation skips or reads in ways a
-    naive scan does not: each is a place where the depth check and Foundation could disagree."""
+    naive scan does not: each is a place where the filter and Foundation could disagree."""
     article = xml(DOCUMENTS["article-v3"])
     root = '<plist version="1.0">'
     nested = lambda prefix, depth, closed=True: (
@@ -104,11 +114,10 @@ def markup_variants() -> dict:
         "xml-attributes": article.replace("<dict>", '<dict a=">" b="/>">', 1),
         "xml-unterminated-comment": article.replace("<key>title</key>", "<!-- <key>title</key>"),
         "xml-unterminated-cdata": article.replace("<string>Ode ✍️</string>", "<string><![CDATA[Ode</string>"),
-        # Deeper than the decode reads on the calling thread; Foundation reads it on a large
-        # stack (and then finds the wrong type).
+        # Nesting that Foundation reads, and then finds the wrong type in.
         "xml-nested-250": nested("", 250),
-        # Past the depth at which Foundation overflows the fuzz target's stack, after markup
-        # that hid such nesting from the check before; openings only, to stay within -max_len.
+        # Nesting after markup that could hide it from a scan that ended the markup elsewhere
+        # than Foundation does; openings only, to stay within -max_len.
         "xml-nested-450-after-pi": nested("<?pi > <!-- ?>", 450, closed=False) + "<!-- -->",
         "xml-nested-450-after-empty-comment": nested("", 450, closed=False).replace(
             root, root + "<!--><![CDATA[-->") + "]]>",
@@ -159,8 +168,10 @@ def binary_plist(objects: list) -> bytes:
 
 
 def binary_shapes() -> dict:
-    """Outlines whose children nest past what a 384 KB stack holds, share one array, or contain
-    their own outline, which Foundation's binary reader would follow until the stack overflowed."""
+    """Outlines whose children nest 300 deep, share one array forty levels deep, or contain
+    their own outline. Foundation's binary reader follows object numbers without remembering
+    what it has read: the filter skips the last two, which a type that reads them in full would
+    follow for 2**40 reads or for ever."""
     # Objects 0-4: the outline {"version": 1, "title": "t", "children": [...]}, its keys and values.
     head = [{1: 2, 3: 4, 5: 6}, "version", 1, "title", "t", "children"]
     nested = head + [[7]] + [[8 + level] for level in range(299)] + [[]]
@@ -168,9 +179,37 @@ def binary_shapes() -> dict:
     itself = [{1: 2, 3: 4, 5: 6}, "version", 1, "title", "t", "children", [0]]
     return {
         "outline-nested-300.binary.plist": binary_plist(nested),
+        "outline-shared-8.binary.plist": binary_plist(shared_outline(8)),
         "outline-shared-40.binary.plist": binary_plist(shared),
         "outline-contains-itself.binary.plist": binary_plist(itself),
     }
+
+
+def shared_outline(levels: int) -> list:
+    """The objects of an outline whose every level lists the next level's outline twice: one
+    object each, so reading it meets 2**levels - 1 outlines, all of which Outline decodes.
+    Eight levels stay far below the filter's limit on shared arrays and dictionaries."""
+    # Objects 1-5: the keys and values every outline shares; then each level's outline and its
+    # children. Object 0 is the root outline, as binary_plist puts the first object on top.
+    objects = [None, "version", 1, "title", "t", "children"]
+    for level in range(levels):
+        outline = 0 if level == 0 else len(objects)
+        if level > 0:
+            objects.append(None)
+        children = len(objects)
+        following = children + 1
+        objects.append([following, following] if level + 1 < levels else [])
+        objects[outline] = {1: 2, 3: 4, 5: children}
+    return objects
+
+
+def nested_outline(levels: int) -> dict:
+    """An outline `levels` deep, the root included: each level below it puts `children` and an
+    index on the coding path, so 65 levels reach maximumVersionedPartDepth (128) and 66 pass it."""
+    outline = {"version": 1, "children": []}
+    for _ in range(levels - 1):
+        outline = {"version": 1, "children": [outline]}
+    return outline
 
 
 def main() -> None:
@@ -192,6 +231,11 @@ def main() -> None:
     for encoding in ("utf16le-bom", "utf16be-bom"):
         (CORPUS / f"xml-nested-270-{encoding}.plist").write_bytes(ENCODINGS[encoding](opened))
         written += 1
+    for levels in (65, 66):
+        document = nested_outline(levels)
+        (CORPUS / f"outline-depth-{levels}.json").write_bytes(json.dumps(document, separators=(",", ":")).encode())
+        (CORPUS / f"outline-depth-{levels}.binary.plist").write_bytes(plistlib.dumps(document, fmt=plistlib.FMT_BINARY))
+        written += 2
     for name, data in binary_shapes().items():
         (CORPUS / name).write_bytes(data)
         written += 1

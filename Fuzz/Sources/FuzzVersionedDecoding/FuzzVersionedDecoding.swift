@@ -1,27 +1,26 @@
 import Foundation
 import VersionedCodable
 
-#if canImport(Glibc)
-    import Glibc
-#else
-    import Darwin
-#endif
-
 // The fuzzer calls `LLVMFuzzerTestOneInput` with each input it makes. Every input is decoded
-// as JSON and as a property list, into a type whose version sits at the root and into one
-// whose version sits in a nested object. Any thrown error is an expected outcome; a crash, a
-// sanitizer report, or a decoded value that does not survive being written and read again is
-// a finding. The first run found that Foundation's XML property list reader traps on bytes
-// that are not UTF-8 inside an `<integer>`; the versioned decode now refuses such input first.
+// as JSON and, when Foundation's property list readers survive it, as a property list: into a
+// type whose version sits at the root, one whose version sits in a nested object beside the
+// type's own field there, one whose spec reaches the version through an optional, a tree of
+// versioned parts, and one whose spec keeps the version in an array, which the library refuses.
+// Any thrown error is an expected outcome. A crash, a sanitizer report, a decoded value that
+// does not survive being written and read again, a tree that nests deeper than
+// `maximumVersionedPartDepth` lets a decode go, or a refused spec that reads a version is a
+// finding.
 //
-// Property lists are decoded on a thread whose stack Foundation's recursive XML scanner
-// overflows at about 430 nested arrays, so that a document the versioned decode reads on the
-// calling thread although it nests deeper than the check lets it (128 levels; deeper ones are
-// read on a thread with an 8 MB stack) crashes within the fuzzer's 4 KB inputs, rather than
-// only at the 9,500 levels that overflow the main thread. Text that reads as an XML property
-// list is also decoded again in UTF-16 or UTF-32 after a byte order mark, which Foundation
-// reads as deeply as UTF-8, so that every mutation of the UTF-8 corpus is tried in those
-// encodings too.
+// A versioned decode hands a property list to Foundation's reader as a plain decode does, so
+// where that reader stops the process (XML nested thousands deep, bytes that are not UTF-8
+// inside an `<integer>`, a binary property list that contains itself or shares its arrays), a
+// versioned decode stops with it. Those stops are Foundation's: `PropertyListInputFilter` tells
+// such inputs, and the target skips their property list decode, so that a run goes on to find
+// faults in VersionedCodable.
+//
+// Everything is decoded on the calling thread, libFuzzer's main thread with an 8 MB stack: the
+// library starts no threads and keeps no state per thread, so another thread would show no more
+// of it, and the filter's limits are measured for that stack.
 
 // MARK: - A chain with the version at the root
 
@@ -136,18 +135,31 @@ struct TaggedNote: VersionedCodable, Equatable {
     }
 }
 
-/// A tree of versioned parts, so that nesting in any format is read as deep as it goes.
+/// A tree of versioned parts, so that nesting in any format is read up to the library's depth
+/// limit and refused past it.
 struct Outline: VersionedCodable, Equatable {
     static let version: Int? = 1
     typealias PreviousVersion = NothingEarlier
     var title: String?
     var children: [Versioned<Outline>]
+
+    /// The most levels a decoded outline may have, itself included: each level below the root
+    /// adds two keys and indexes (`children`, and the child's index) to the coding path, which
+    /// may be at most ``maximumVersionedPartDepth`` long at a versioned part.
+    static let maximumLevels = maximumVersionedPartDepth / 2 + 1
+
+    /// How many levels of outlines this one holds, itself included.
+    var levels: Int {
+        1 + (children.map(\.wrappedValue.levels).max() ?? 0)
+    }
 }
 
-// MARK: - Chains whose key paths could trap on a document's data
+// MARK: - Chains whose key paths would trap if applied to a document's data
 
 /// The version in the first element of an array: `\.headers[0].version` would trap on an
-/// empty `headers`.
+/// empty `headers`. The library cannot hold a version in an array and refuses the spec with
+/// `unsupportedSpec` for every document, before reading any version; the chain stays so that
+/// every input checks that refusal (see `checkRefused`).
 struct HeadersVersionSpec: VersionPathSpec {
     static var keyPathToVersion: KeyPath<HeadersVersionSpec, Int?> { \.headers[0].version }
 
@@ -220,7 +232,8 @@ struct UnwrappedNote: VersionedCodable, Equatable {
 
 // MARK: - The fuzzing entry point
 
-/// Decodes `data`; if that succeeds, the value must write and read back unchanged.
+/// Decodes `data`; if that succeeds, the value must keep the library's limits, and write and
+/// read back unchanged.
 func check<Value: VersionedCodable & Equatable>(
     _ type: Value.Type,
     _ data: Data,
@@ -228,6 +241,9 @@ func check<Value: VersionedCodable & Equatable>(
     encode: (Value) throws -> Data
 ) {
     guard let value = try? decode(data) else { return }
+    if let outline = value as? Outline, outline.levels > Outline.maximumLevels {
+        fatalError("an outline of \(outline.levels) levels decoded; the depth limit allows \(Outline.maximumLevels)")
+    }
     let written: Data
     do {
         written = try encode(value)
@@ -241,6 +257,23 @@ func check<Value: VersionedCodable & Equatable>(
         }
     } catch {
         fatalError("\(Value.self) could not read what it wrote: \(error)")
+    }
+}
+
+/// Decodes `data` into a type whose spec cannot hold a version: the decode must throw, and a
+/// versioning error must be the spec's refusal, never an answer about the document's version.
+func checkRefused<Value: VersionedCodable>(_ type: Value.Type, _ data: Data, decode: (Data) throws -> Value) {
+    do {
+        let value = try decode(data)
+        fatalError("\(Value.self), whose spec cannot hold a version, decoded: \(value)")
+    } catch VersionedDecodingError.invalidVersionChain(.unsupportedSpec) {
+        return
+    } catch let error as VersionedDecodingError {
+        fatalError("\(Value.self) threw \(error) rather than refusing its spec")
+    } catch {
+        // Data that is malformed, or whose root is no keyed object, throws before the version
+        // is looked for.
+        return
     }
 }
 
@@ -264,7 +297,7 @@ func checkJSON<Value: VersionedCodable & Equatable>(_ type: Value.Type, _ data: 
     }
 }
 
-/// Decodes `data` as a property list; call it on the stack `onPropertyListStack` makes.
+/// Decodes `data` as a property list; only for data that `PropertyListInputFilter` lets through.
 func checkPropertyList<Value: VersionedCodable & Equatable>(_ type: Value.Type, _ data: Data) {
     check(
         type,
@@ -272,71 +305,6 @@ func checkPropertyList<Value: VersionedCodable & Equatable>(_ type: Value.Type, 
         decode: { try PropertyListDecoder().decode(versioned: Value.self, from: $0) },
         encode: { try PropertyListEncoder().encode(versioned: $0) }
     )
-}
-
-/// The stack of the thread that decodes property lists: room for the 258 levels of elements
-/// that the versioned decode lets through, and too little for more than about 370 nested
-/// dictionaries or 430 nested arrays, as measured in this target's build with the check
-/// taken out.
-let propertyListStackSize = 384 * 1024
-
-/// Runs `body` on a new thread with a stack of `propertyListStackSize` bytes, and waits for it.
-///
-/// A POSIX thread that is joined, rather than Foundation's `Thread`, which may still hold
-/// `body` (and the input it captures) when the fuzzer looks for leaks after each input.
-func onPropertyListStack(_ body: @escaping () -> Void) {
-    final class Work {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setstacksize(&attributes, propertyListStackSize)
-    let work = Unmanaged.passRetained(Work(body)).toOpaque()
-    #if canImport(Glibc)
-        var thread = pthread_t()
-    #else
-        var thread: pthread_t?
-    #endif
-    let started = pthread_create(
-        &thread,
-        &attributes,
-        { context in
-            Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        },
-        work
-    )
-    guard started == 0 else {
-        fatalError("could not start a thread: error \(started)")
-    }
-    #if canImport(Glibc)
-        pthread_join(thread, nil)
-    #else
-        pthread_join(thread!, nil)
-    #endif
-}
-
-/// The byte order marks and encodings that Foundation reads an XML property list in, besides
-/// UTF-8. FE FF 00 00 is what Foundation takes for UTF-32LE's mark.
-let otherXMLEncodings: [(mark: [UInt8], encoding: String.Encoding)] = [
-    ([0xFF, 0xFE], .utf16LittleEndian),
-    ([0xFE, 0xFF], .utf16BigEndian),
-    ([0x00, 0x00, 0xFE, 0xFF], .utf32BigEndian),
-    ([0xFE, 0xFF, 0x00, 0x00], .utf32LittleEndian),
-]
-
-/// `data` again in one of `otherXMLEncodings`, chosen by its length, when it is UTF-8 text that
-/// starts like XML; `nil` otherwise.
-func reencodedXML(_ data: Data) -> Data? {
-    guard let text = String(data: data, encoding: .utf8),
-        text.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).first == "<"
-    else {
-        return nil
-    }
-    let (mark, encoding) = otherXMLEncodings[data.count % otherXMLEncodings.count]
-    return text.data(using: encoding).map { Data(mark) + $0 }
 }
 
 /// libFuzzer's entry point: decodes one input every way this target knows.
@@ -351,18 +319,19 @@ public func fuzzVersionedDecoding(_ start: UnsafeRawPointer?, _ count: Int) -> C
     let data = Data(bytes: start, count: count)
     checkJSON(Article.self, data)
     checkJSON(TaggedNote.self, data)
-    checkJSON(HeaderedNote.self, data)
     checkJSON(UnwrappedNote.self, data)
     checkJSON(Outline.self, data)
-    let reencoded = reencodedXML(data)
-    onPropertyListStack {
-        for document in [data, reencoded].compactMap({ $0 }) {
-            checkPropertyList(Article.self, document)
-            checkPropertyList(TaggedNote.self, document)
-            checkPropertyList(HeaderedNote.self, document)
-            checkPropertyList(UnwrappedNote.self, document)
-            checkPropertyList(Outline.self, document)
-        }
+    checkRefused(HeaderedNote.self, data) { try JSONDecoder().decode(versioned: HeaderedNote.self, from: $0) }
+    checkRefused(HeaderedNote.self, data) { data in
+        try HeaderedNote.decodeTransparently(from: data) { type, data in try JSONDecoder().decode(type, from: data) }
     }
+    guard PropertyListInputFilter.refusal(of: data) == nil else {
+        return 0
+    }
+    checkPropertyList(Article.self, data)
+    checkPropertyList(TaggedNote.self, data)
+    checkPropertyList(UnwrappedNote.self, data)
+    checkPropertyList(Outline.self, data)
+    checkRefused(HeaderedNote.self, data) { try PropertyListDecoder().decode(versioned: HeaderedNote.self, from: $0) }
     return 0
 }
