@@ -86,6 +86,22 @@ public protocol VersionedCodable: Codable {
     /// - Returns: The value as ``PreviousVersion``.
     /// - Throws: ``VersionedEncodingError`` when the value cannot be written in the older shape.
     func downgraded() throws -> PreviousVersion
+
+    /// What builds whose newest version is ``PreviousVersion`` may do with documents of this
+    /// version: read and write them (``VersionCompatibility/compatible``), only read them
+    /// (``VersionCompatibility/readOnlyCompatible``), or neither
+    /// (``VersionCompatibility/incompatible``, the default).
+    ///
+    /// ```swift
+    /// struct Task: VersionedCodable {
+    ///     static let version: Int? = 3
+    ///     static let compatibility = VersionCompatibility.compatible  // only adds `due`
+    ///     ...
+    /// }
+    /// ```
+    ///
+    /// See <doc:OldAndNewBuilds>.
+    static var compatibility: VersionCompatibility { get }
 }
 
 extension VersionedCodable {

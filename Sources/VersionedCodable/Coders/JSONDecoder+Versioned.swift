@@ -53,7 +53,7 @@ extension JSONDecoder {
         if #available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *) {
             return try decode(VersionedDocument<ExpectedType>.self, from: data, configuration: ChainWalk()).versioned
         }
-        return try decode(Versioned<ExpectedType>.self, from: data)
+        return try decode(Versioned<ExpectedType>.self, from: data).refusingNewer()
     }
 
     /// Reads the version a document is stored with, without decoding the document.

@@ -36,6 +36,12 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     /// A value was asked to be written as a version that is not in its chain.
     case versionNotInChain(Int?, chain: VersionChain)
 
+    /// A value read through ``Versioned`` from a document newer than this build cannot be
+    /// written: the document says that builds older than `writableFrom` may read it but not
+    /// write it, or it was asked to be written as another version than its own, `storedVersion`,
+    /// which would lose the fields this build keeps without knowing them.
+    case cannotWriteNewerDocument(storedVersion: Int, writableFrom: Int)
+
     /// Two errors are equal when they are the same case with the same types and versions;
     /// contexts are compared by coding path and debug description.
     public static func == (lhs: VersionedEncodingError, rhs: VersionedEncodingError) -> Bool {
@@ -51,6 +57,8 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
                 && c1.codingPath.map(\.stringValue) == c2.codingPath.map(\.stringValue)
         case (.versionNotInChain(let a, let c1), .versionNotInChain(let b, let c2)):
             return a == b && c1.types.elementsEqual(c2.types, by: ==)
+        case (.cannotWriteNewerDocument(let a, let w1), .cannotWriteNewerDocument(let b, let w2)):
+            return a == b && w1 == w2
         default:
             return false
         }
@@ -80,6 +88,10 @@ extension VersionedEncodingError: Hashable {
             hasher.combine(4)
             hasher.combine(version)
             hasher.combine(chain.types.map(ObjectIdentifier.init))
+        case .cannotWriteNewerDocument(let version, let writableFrom):
+            hasher.combine(5)
+            hasher.combine(version)
+            hasher.combine(writableFrom)
         }
     }
 }
@@ -106,6 +118,10 @@ extension VersionedEncodingError: CustomStringConvertible {
             return "The value cannot be written as \(type)\(location): \(context.debugDescription)"
         case .versionNotInChain(let version, let chain):
             return "Version \(describeVersion(version)) is not in the chain \(chain)."
+        case .cannotWriteNewerDocument(let version, let writableFrom):
+            return "The value was read from a document of version \(version), newer than this build, which "
+                + "builds from version \(writableFrom) on may write back, as version \(version) and nothing else: "
+                + "this build is older, or was asked to write another version."
         }
     }
 }

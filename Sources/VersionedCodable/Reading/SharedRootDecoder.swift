@@ -19,6 +19,12 @@ internal final class SharedRootDecoder: Decoder {
     var storedVersion: Int?
     /// Whether ``storedVersion`` was read, for describing a failure.
     var versionWasRead = false
+    /// A document newer than this build that declares it may read it: its version and the
+    /// oldest versions that may read and write it.
+    @usableFromInline
+    var newer: (storedVersion: Int, readableFrom: Int, writableFrom: Int)?
+    /// The keys the type reads at the root, noted only for a newer document.
+    var readKeys: ReadKeys?
 
     @usableFromInline
     init(base: any Decoder) {
@@ -43,10 +49,7 @@ internal final class SharedRootDecoder: Decoder {
     @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(
-            SharedRootKeyedContainer<Key>(
-                root: try sharedRoot(),
-                places: places
-            )
+            SharedRootKeyedContainer<Key>(root: try sharedRoot(), places: places, readKeys: readKeys)
         )
     }
 
@@ -107,22 +110,26 @@ internal typealias ForwardedKey = SharedRootKey.CodingKeys
 /// Errors that pass through it are given the type's own key back in place of the root's key,
 /// so that a `DecodingError` reads as it would without versioning.
 ///
-/// It holds one retained reference and nothing else: the standard library's box copies the view for
-/// every field a type reads.
+/// The standard library's box copies the view for every field a type reads, so it holds few
+/// references.
 struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let root: KeyedDecodingContainer<ForwardedKey>
     let places: SpecPlace
+    /// Where the keys the type reads are noted, for a document newer than this build.
+    let readKeys: ReadKeys?
 
     @inline(__always)
-    init(root: KeyedDecodingContainer<ForwardedKey>, places: SpecPlace) {
+    init(root: KeyedDecodingContainer<ForwardedKey>, places: SpecPlace, readKeys: ReadKeys?) {
         self.root = root
         self.places = places
+        self.readKeys = readKeys
     }
 
     var codingPath: [any CodingKey] { root.codingPath }
 
     var allKeys: [Key] {
-        root.allKeys.compactMap { key in
+        readKeys?.all = true
+        return root.allKeys.compactMap { key in
             if places.role(of: key.stringValue) != nil {
                 return nil
             }
@@ -131,7 +138,8 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     }
 
     func contains(_ key: Key) -> Bool {
-        root.contains(ForwardedKey(key))
+        readKeys?.keys.insert(key.stringValue)
+        return root.contains(ForwardedKey(key))
     }
 
     /// What `body` reads from the root at `key`, with the type's own key put back in place of
@@ -141,6 +149,9 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         _ key: Key,
         _ body: (KeyedDecodingContainer<ForwardedKey>, ForwardedKey) throws -> T
     ) throws -> T {
+        if let readKeys {
+            readKeys.keys.insert(key.stringValue)
+        }
         do {
             return try body(root, ForwardedKey(key))
         } catch let error as DecodingError {
@@ -292,4 +303,11 @@ extension DecodingError {
             return self
         }
     }
+}
+
+/// The keys a type reads at the root of a document newer than this build: the others are kept.
+final class ReadKeys {
+    var keys: Set<String> = []
+    /// Whether the type listed the keys, and so read them all.
+    var all = false
 }

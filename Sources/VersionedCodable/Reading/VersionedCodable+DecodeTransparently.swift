@@ -39,6 +39,6 @@ extension VersionedCodable {
                 returned: type(of: decoded)
             )
         }
-        return document.wrappedValue
+        return try document.refusingNewer().wrappedValue
     }
 }

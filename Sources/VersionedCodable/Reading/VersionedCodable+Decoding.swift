@@ -25,20 +25,24 @@ extension VersionedCodable {
     @inlinable
     static func decodeVersionedPart(
         from decoder: any Decoder,
+        readingNewer: Bool = false,
         walk: (Int?, any Decoder) throws -> Self = decodeMigrating
-    ) throws -> (value: Self, storedVersion: Int?) {
+    ) throws -> Versioned<Self> {
         if Self.self == NothingEarlier.self {
             // An empty chain: decoding the stopper itself throws the type mismatch it documents.
-            return (try Self(from: decoder), nil)
+            return Versioned(decoded: try Self(from: decoder), storedVersion: nil, newer: nil)
         }
         let shared = SharedRootDecoder(base: decoder)
         do {
-            try openVersioned(shared)
+            try openVersioned(shared, readingNewer: readingNewer)
             let storedVersion = shared.storedVersion
             if storedVersion == version {
-                return (try Self(from: shared), storedVersion)
+                return Versioned(decoded: try Self(from: shared), storedVersion: storedVersion, newer: nil)
             }
-            return (try walk(storedVersion, shared), storedVersion)
+            if shared.newer != nil {
+                return try decodeNewer(shared)
+            }
+            return Versioned(decoded: try walk(storedVersion, shared), storedVersion: storedVersion, newer: nil)
         } catch {
             throw locatingFailure(error, of: shared)
         }
@@ -50,7 +54,7 @@ extension VersionedCodable {
     /// them) are read.
     @usableFromInline
     @inline(never)
-    static func openVersioned(_ shared: SharedRootDecoder) throws {
+    static func openVersioned(_ shared: SharedRootDecoder, readingNewer: Bool) throws {
         let codingPath = shared.codingPath
         if codingPath.count > maximumVersionedPartDepth {
             throw DecodingError.dataCorrupted(
@@ -61,8 +65,58 @@ extension VersionedCodable {
         shared.storedVersion = try readStoredVersion(from: shared, chain: chain)
         shared.versionWasRead = true
         if chain.problem != nil || !chain.contains(version: shared.storedVersion) {
+            if readingNewer, chain.problem == nil, let stored = shared.storedVersion, let newest = version,
+                stored > newest, let declared = try readDeclaration(from: shared, chain: chain),
+                declared.readableFrom <= newest
+            {
+                shared.newer = (stored, declared.readableFrom, declared.writableFrom)
+                return
+            }
             try chain.checkCanDecode(storedVersion: shared.storedVersion)
         }
+    }
+
+    /// Reads a newer document as this type, the newest this build knows, which the document
+    /// says older builds may read: the fields at its root that this type does not read are kept.
+    @usableFromInline
+    static func decodeNewer(_ shared: SharedRootDecoder) throws -> Versioned<Self> {
+        let read = ReadKeys()
+        shared.readKeys = read
+        let value = try Self(from: shared)
+        let layout = VersionSpec.layout(versions: VersionChain(for: Self.self).versions)
+        let declaration = layout.declaration
+        var unknown: [(key: String, value: UnknownValue)] = []
+        let root = try shared.sharedRoot()
+        for key in root.allKeys where !read.all && !read.keys.contains(key.stringValue) {
+            let isDeclaration =
+                declaration?.path == [] && [declaration?.readable, declaration?.writable].contains(key.stringValue)
+            if !isDeclaration, shared.places.role(of: key.stringValue) == nil {
+                unknown.append((key.stringValue, try root.decode(UnknownValue.self, forKey: key)))
+            }
+        }
+        let (stored, readable, writable) = shared.newer!
+        let newer = NewerDocument(
+            storedVersion: stored,
+            readableFrom: readable,
+            writableFrom: writable,
+            unknownFields: unknown
+        )
+        return Versioned(decoded: value, storedVersion: stored, newer: newer)
+    }
+
+    /// The oldest versions that the document says may read and write it, if it says.
+    private static func readDeclaration(
+        from shared: SharedRootDecoder,
+        chain: VersionChain
+    ) throws -> (readableFrom: Int, writableFrom: Int)? {
+        guard let declaration = VersionSpec.layout(versions: chain.versions).declaration,
+            let object = try SpecLayout.object(at: declaration.path, in: shared.sharedRoot()),
+            let readable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: declaration.readable))
+        else {
+            return nil
+        }
+        let writable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: declaration.writable))
+        return (readable, writable ?? shared.storedVersion!)
     }
 
     /// Reads the version at the places of `Self`'s spec, or, when it finds none there, of the

@@ -27,7 +27,6 @@ struct VersionedDocument<Value: VersionedCodable>: DecodableWithConfiguration {
 
     @inlinable
     init(from decoder: any Decoder, configuration: ChainWalk<Value>) throws {
-        let (value, storedVersion) = try Value.decodeVersionedPart(from: decoder, walk: configuration.walk)
-        versioned = Versioned(decoded: value, storedVersion: storedVersion)
+        versioned = try Value.decodeVersionedPart(from: decoder, walk: configuration.walk)
     }
 }

@@ -91,20 +91,40 @@ final class SpecLayout: Sendable {
     /// A missing key or `null` on the way is no version there; anything else that cannot be
     /// read (a version that is not an integer, a damaged object) is the decoder's error.
     func readVersion(from root: KeyedDecodingContainer<ForwardedKey>) throws -> Int? {
-        paths: for path in versionPaths {
-            var container = root
-            for key in path.dropLast() {
-                let key = ForwardedKey(stringValue: key)
-                guard container.contains(key), try !container.decodeNil(forKey: key) else {
-                    continue paths
-                }
-                container = try container.nestedContainer(keyedBy: ForwardedKey.self, forKey: key)
-            }
-            if let version = try container.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: path.last!)) {
+        for path in versionPaths {
+            if let object = try Self.object(at: path.dropLast(), in: root),
+                let version = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: path.last!))
+            {
                 return version
             }
         }
         return nil
+    }
+
+    /// The object at `path` below `root`, or `nil` when a key on the way is missing or `null`.
+    static func object(
+        at path: some Collection<String>,
+        in root: KeyedDecodingContainer<ForwardedKey>
+    ) throws -> KeyedDecodingContainer<ForwardedKey>? {
+        var container = root
+        for key in path {
+            let key = ForwardedKey(stringValue: key)
+            guard container.contains(key), try !container.decodeNil(forKey: key) else {
+                return nil
+            }
+            container = try container.nestedContainer(keyedBy: ForwardedKey.self, forKey: key)
+        }
+        return container
+    }
+
+    /// Where the oldest versions that may read and write a document are kept: beside the first
+    /// place of the version, under its key with `ReadableFrom` and `WritableFrom` added.
+    var declaration: (path: [String], readable: String, writable: String)? {
+        guard let path = versionPaths.first else {
+            return nil
+        }
+        let keys = declarationKeys(besideVersionKey: path.last!)
+        return (Array(path.dropLast()), keys.readable, keys.writable)
     }
 }
 

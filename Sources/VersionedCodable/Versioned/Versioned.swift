@@ -42,7 +42,30 @@ public struct Versioned<Value: VersionedCodable> {
     public var projectedValue: Versioned<Value> { self }
 
     /// Whether the value was decoded from an older version and migrated.
-    public var wasMigrated: Bool { storedVersion != Value.version }
+    public var wasMigrated: Bool { storedVersion != Value.version && newer == nil }
+
+    /// Whether the value was read from a document of a newer version than this build knows,
+    /// which declared that older builds may read it (see <doc:OldAndNewBuilds>).
+    ///
+    /// The fields at the document's root that `Value` did not read are kept, and encoding the
+    /// wrapper writes them back with the document's own version, and the fields `Value` knows
+    /// with the value's edits. A document that older builds may only read throws when it is
+    /// written.
+    public var isFromNewerVersion: Bool { newer != nil }
+
+    /// The wrapper, or the error a decode that returns the bare value throws for a document
+    /// newer than this build: such a decode has nowhere to keep the fields it does not know.
+    @usableFromInline
+    func refusingNewer() throws -> Self {
+        if let newer {
+            throw VersionedDecodingError.documentVersionTooNew(found: newer.storedVersion, newest: Value.self)
+        }
+        return self
+    }
+
+    /// The document this value was read from, when it is newer than this build.
+    @usableFromInline
+    let newer: NewerDocument?
 
     /// Wraps a value made in code; its ``storedVersion`` is the current version.
     ///
@@ -50,6 +73,7 @@ public struct Versioned<Value: VersionedCodable> {
     public init(wrappedValue: Value) {
         self.wrappedValue = wrappedValue
         self.storedVersion = Value.version
+        self.newer = nil
     }
 
     /// Wraps a value made in code; its ``storedVersion`` is the current version.
@@ -60,9 +84,10 @@ public struct Versioned<Value: VersionedCodable> {
     }
 
     @usableFromInline
-    init(decoded value: Value, storedVersion: Int?) {
+    init(decoded value: Value, storedVersion: Int?, newer: NewerDocument?) {
         self.wrappedValue = value
         self.storedVersion = storedVersion
+        self.newer = newer
     }
 }
 
@@ -83,8 +108,7 @@ extension Versioned: Decodable {
         // The versioned decode is inlined here rather than called through the conformance, so
         // that a tree of versioned parts, which recurses through this initializer, pays for
         // one small frame per level.
-        let (value, storedVersion) = try Value.decodeVersionedPart(from: decoder)
-        self.init(decoded: value, storedVersion: storedVersion)
+        self = try Value.decodeVersionedPart(from: decoder, readingNewer: true)
     }
 }
 
@@ -101,7 +125,7 @@ extension Versioned: Encodable {
     /// its `underlyingError`. The root of a document throws the ``VersionedEncodingError``
     /// itself, as VersionedCodable 1.2 did.
     public func encode(to encoder: any Encoder) throws {
-        try wrappedValue.encodeVersioned(to: encoder)
+        try wrappedValue.encodeVersioned(to: encoder, newer: newer)
     }
 }
 

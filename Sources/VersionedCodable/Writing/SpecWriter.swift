@@ -29,6 +29,11 @@ final class SpecWriter: Encoder {
     /// ``version``, at the root.
     let recorded: RecordedObject?
     let version: Int?
+    /// The oldest versions that may read and write the document, written beside the version
+    /// when they are older than it.
+    var olderBuilds: (readableFrom: Int, writableFrom: Int)?
+    /// The fields of a newer document that this build did not read, written back at the root.
+    var unknownFields: [(key: String, value: UnknownValue)] = []
     private(set) var finding: Finding?
     /// Whether the spec's part of the root is written, and of which other objects: the root
     /// apart, so that the common encode allocates no list.
@@ -141,18 +146,31 @@ final class SpecWriter: Encoder {
     }
 
     private func hasValues(at place: SpecPlace) -> Bool {
-        guard let recorded else {
+        if recorded == nil, olderBuilds == nil, unknownFields.isEmpty {
             return version != nil
         }
-        return recorded.object(atPath: place.path)?.hasValues ?? false
+        return recorded.map { $0.object(atPath: place.path)?.hasValues == true } ?? (version != nil)
+            || (olderBuilds != nil && place.path == layout.declaration?.path)
+            || (place === layout.root && !unknownFields.isEmpty)
     }
 
-    /// What the spec writes at `place`, in the order it writes it.
+    /// What the spec writes at `place`, in the order it writes it, and beside the version the
+    /// oldest versions that may read and write the document, and at the root the fields of a
+    /// newer document that this build did not read.
     func entries(at place: SpecPlace) -> [(key: String, entry: RecordedObject.Entry)] {
-        guard let recorded else {
-            return version.map { [("version", .value($0))] } ?? []
+        var entries: [(key: String, entry: RecordedObject.Entry)] =
+            recorded.map { $0.object(atPath: place.path)?.entries ?? [] } ?? version.map { [("version", .value($0))] }
+            ?? []
+        if let olderBuilds, let declaration = layout.declaration, place.path == declaration.path {
+            entries += [(declaration.readable, .value(olderBuilds.readableFrom))]
+            if olderBuilds.writableFrom != version {
+                entries += [(declaration.writable, .value(olderBuilds.writableFrom))]
+            }
         }
-        return recorded.object(atPath: place.path)?.entries ?? []
+        if place === layout.root {
+            entries += unknownFields.map { ($0.key, .value($0.value)) }
+        }
+        return entries
     }
 
     /// The single value the spec writes at `key` of `place`.
@@ -166,7 +184,7 @@ final class SpecWriter: Encoder {
     /// Writes the spec's part of `place` into `container`, which stands at it, with the objects
     /// below that nothing else has written.
     func write(_ place: SpecPlace, into container: inout KeyedEncodingContainer<PathKey>) throws {
-        if recorded == nil, let version {
+        if recorded == nil, let version, olderBuilds == nil, unknownFields.isEmpty {
             // The default spec, on every encode: its one value, without making a list of it.
             return try container.encode(version, forKey: PathKey.version)
         }

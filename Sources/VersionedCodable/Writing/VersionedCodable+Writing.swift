@@ -15,9 +15,19 @@ extension VersionedCodable {
     /// Writes the value, then what its spec writes for its type's version, merged.
     ///
     /// A ``VersionsToWrite`` list in the encoder's `userInfo` may ask for an older version.
-    func encodeVersioned(to encoder: any Encoder) throws {
-        guard let requested = VersionsToWrite.requested(for: Self.self, in: encoder.userInfo), requested != Self.version
-        else {
+    func encodeVersioned(to encoder: any Encoder, newer: NewerDocument? = nil) throws {
+        let requested = VersionsToWrite.requested(for: Self.self, in: encoder.userInfo)
+        if let newer {
+            // A document newer than this build is written back as itself, or not at all.
+            guard requested == nil, let newest = Self.version, newer.writableFrom <= newest else {
+                throw VersionedEncodingError.cannotWriteNewerDocument(
+                    storedVersion: newer.storedVersion,
+                    writableFrom: newer.writableFrom
+                )
+            }
+            return try Self.write(self, asVersion: newer.storedVersion, to: encoder, newer: newer)
+        }
+        guard let requested, requested != Self.version else {
             return try Self.write(self, asVersion: Self.version, to: encoder)
         }
         do {
@@ -61,7 +71,12 @@ extension VersionedCodable {
         return try downgraded()
     }
 
-    private static func write(_ value: Self, asVersion version: Int?, to encoder: any Encoder) throws {
+    private static func write(
+        _ value: Self,
+        asVersion version: Int?,
+        to encoder: any Encoder,
+        newer: NewerDocument? = nil
+    ) throws {
         let codingPath = encoder.codingPath
         if codingPath.count > maximumVersionedPartDepth {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: tooDeepDescription))
@@ -81,6 +96,15 @@ extension VersionedCodable {
             recorded = try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
         }
         let writer = SpecWriter(base: encoder, layout: layout, recorded: recorded, version: version)
+        if let newer {
+            writer.olderBuilds = (newer.readableFrom, newer.writableFrom)
+            writer.unknownFields = newer.unknownFields
+        } else if compatibility != .incompatible, version == Self.version {
+            if let problem = VersionChain(for: Self.self).problem {
+                throw VersionedDecodingError.invalidVersionChain(problem)
+            }
+            writer.olderBuilds = olderBuilds
+        }
         do {
             try checkNotSharingVersion(with: encoder, layout: layout)
             try value.encode(to: writer)

@@ -1,0 +1,327 @@
+import Foundation
+import Testing
+import VersionedCodable
+
+// Old and new builds of one type side by side. The old build's newest version is `ChoreV2`;
+// the new build adds `Chore` (version 3). A build reads through the newest type it has, so
+// `Versioned<ChoreV2>` is how the old build reads, and `Versioned<Chore>` how the new one does.
+
+struct ChoreV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var title: String
+}
+
+// snippet: compatible-version
+/// Version 2 renamed `title` to `name`: older builds cannot read it.
+struct ChoreV2: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = ChoreV1
+
+    var name: String
+    var done: Bool
+
+    init(name: String, done: Bool) {
+        self.name = name
+        self.done = done
+    }
+
+    init(from old: ChoreV1) {
+        self.init(name: old.title, done: false)
+    }
+}
+
+/// Version 3 only adds a field, so builds that know version 2 may read and write its
+/// documents: they keep `due` without reading it.
+struct Chore: VersionedCodable, Equatable {
+    static let version: Int? = 3
+    static let compatibility = VersionCompatibility.compatible
+    typealias PreviousVersion = ChoreV2
+
+    var name: String
+    var done: Bool
+    var due: String?
+
+    init(name: String, done: Bool, due: String?) {
+        self.name = name
+        self.done = done
+        self.due = due
+    }
+
+    init(from old: ChoreV2) {
+        self.init(name: old.name, done: old.done, due: nil)
+    }
+
+    func downgraded() -> ChoreV2 {
+        ChoreV2(name: name, done: done)
+    }
+}
+// end snippet
+
+/// Version 3, if it had changed what `done` means: older builds may read, not write.
+struct StrictChore: VersionedCodable, Equatable {
+    static let version: Int? = 3
+    static let compatibility = VersionCompatibility.readOnlyCompatible
+    typealias PreviousVersion = ChoreV2
+    var name: String
+    var done: Bool
+    var checkedBy: String
+    init(from old: ChoreV2) {
+        name = old.name
+        done = old.done
+        checkedBy = ""
+    }
+    init(name: String, done: Bool, checkedBy: String) {
+        self.name = name
+        self.done = done
+        self.checkedBy = checkedBy
+    }
+}
+
+/// Version 4 over the read-only version 3: compatible with 3, so builds of 3 may write it, and
+/// builds of 2 may only read it.
+struct LaterChore: VersionedCodable, Equatable {
+    static let version: Int? = 4
+    static let compatibility = VersionCompatibility.compatible
+    typealias PreviousVersion = StrictChore
+    var name: String
+    var done: Bool
+    var checkedBy: String
+    var tags: [String]
+    init(from old: StrictChore) {
+        name = old.name
+        done = old.done
+        checkedBy = old.checkedBy
+        tags = []
+    }
+    init(name: String, done: Bool, checkedBy: String, tags: [String]) {
+        self.name = name
+        self.done = done
+        self.checkedBy = checkedBy
+        self.tags = tags
+    }
+}
+
+/// Version 3 with the version in `_metadata`, beside the type's own field there.
+struct FiledChoreV2: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = MetadataVersionSpec
+    struct Metadata: Codable, Equatable { var editor: String }
+    var _metadata: Metadata
+    var name: String
+}
+
+struct FiledChore: VersionedCodable, Equatable {
+    static let version: Int? = 3
+    static let compatibility = VersionCompatibility.compatible
+    typealias PreviousVersion = FiledChoreV2
+    typealias VersionSpec = MetadataVersionSpec
+    var _metadata: FiledChoreV2.Metadata
+    var name: String
+    var priority: Int
+    init(from old: FiledChoreV2) {
+        _metadata = old._metadata
+        name = old.name
+        priority = 0
+    }
+    init(_metadata: FiledChoreV2.Metadata, name: String, priority: Int) {
+        self._metadata = _metadata
+        self.name = name
+        self.priority = priority
+    }
+}
+
+/// A list whose tasks are versioned parts of their own, in the old and the new build.
+struct Board<Item: VersionedCodable & Equatable>: Codable, Equatable {
+    var title: String
+    var tasks: [Versioned<Item>]
+}
+
+@Suite("Old and new builds side by side")
+struct OldAndNewBuildsTests {
+    static var formats: [(name: String, encode: VersionPlacementTests.Encode)] { VersionPlacementTests.formats }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
+        if (try? JSONSerialization.jsonObject(with: data)) != nil {
+            return try JSONDecoder().decode(type, from: data)
+        }
+        return try PropertyListDecoder().decode(type, from: data)
+    }
+
+    @Test(
+        "A compatible version records who may read and write it, and an old build edits it keeping what it does not know"
+    )
+    func oldBuildEditsNewerDocument() throws {
+        // snippet: old-build-edits
+        // The new build writes version 3; the document says builds of version 2 may read and
+        // write it.
+        let written = try JSONEncoder().encode(versioned: Chore(name: "Pay rent", done: false, due: "friday"))
+
+        // The old build reads it through `Versioned`, as the newest version it knows.
+        var read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: written)
+        // read.storedVersion == 3, read.isFromNewerVersion == true
+        read.wrappedValue.done = true
+
+        // Writing it back keeps `due`, and the document's version and declaration.
+        let edited = try JSONEncoder().encode(read)
+        let task = try JSONDecoder().decode(versioned: Chore.self, from: edited)
+        // task == Chore(name: "Pay rent", done: true, due: "friday")
+        // end snippet
+        #expect(read.storedVersion == 3)
+        #expect(read.isFromNewerVersion)
+        #expect(!read.wasMigrated)
+        #expect(read.wrappedValue == ChoreV2(name: "Pay rent", done: true))
+        #expect(task == Chore(name: "Pay rent", done: true, due: "friday"))
+        let object = try VersionPlacementTests.object(written)
+        #expect(object["version"] as? Int == 3)
+        #expect(object["versionReadableFrom"] as? Int == 2)
+        #expect(object["versionWritableFrom"] as? Int == 2)
+        let editedObject = try VersionPlacementTests.object(edited)
+        #expect(editedObject["version"] as? Int == 3)
+        #expect(editedObject["versionReadableFrom"] as? Int == 2)
+        #expect(editedObject["due"] as? String == "friday")
+    }
+
+    @Test(
+        "Old builds read and write newer documents in every format",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
+    func everyFormat(format: String) throws {
+        let encode = try #require(Self.formats.first { $0.name == format }).encode
+        let written = try Chore(name: "a", done: false, due: "d").encodeTransparently(using: encode)
+        var read = try Self.decode(Versioned<ChoreV2>.self, written)
+        read.wrappedValue.name = "b"
+        let back = try encode(read)
+        #expect(try Self.decode(Versioned<Chore>.self, back).wrappedValue == Chore(name: "b", done: false, due: "d"))
+    }
+
+    @Test("The bare decode, decodeWithStoredVersion and decodeTransparently keep refusing a newer document")
+    func bareDecodeRefuses() throws {
+        let written = try JSONEncoder().encode(versioned: Chore(name: "a", done: false, due: nil))
+        for decode in [
+            { _ = try JSONDecoder().decode(versioned: ChoreV2.self, from: written) },
+            { _ = try JSONDecoder().decodeWithStoredVersion(ChoreV2.self, from: written) },
+            {
+                let _: ChoreV2 = try ChoreV2.decodeTransparently(from: written) {
+                    try JSONDecoder().decode($0, from: $1)
+                }
+            },
+        ] as [() throws -> Void] {
+            #expect {
+                try decode()
+            } throws: { error in
+                guard case VersionedDecodingError.documentVersionTooNew(found: 3, _) = error else { return false }
+                return true
+            }
+        }
+    }
+
+    @Test(
+        "An incompatible version stays unreadable to old builds, and versions that declare nothing are written as before"
+    )
+    func incompatibleAndUndeclared() throws {
+        let v2 = try JSONEncoder().encode(versioned: ChoreV2(name: "a", done: false))
+        #expect(Set(try VersionPlacementTests.object(v2).keys) == ["version", "name", "done"])
+        #expect {
+            try JSONDecoder().decode(Versioned<ChoreV1>.self, from: v2)
+        } throws: { error in
+            guard case VersionedDecodingError.documentVersionTooNew(found: 2, _) = error else { return false }
+            return true
+        }
+        // An older version written for old readers declares what its own type declares.
+        let asV2 = try JSONEncoder().encode(versioned: Chore(name: "a", done: false, due: "d"), asVersion: 2)
+        #expect(asV2.count == v2.count)
+    }
+
+    @Test("A read-only compatible document is read by an old build, which cannot write it back")
+    func readOnlyCompatible() throws {
+        let written = try JSONEncoder().encode(versioned: StrictChore(name: "a", done: true, checkedBy: "Ada"))
+        let object = try VersionPlacementTests.object(written)
+        #expect(object["versionReadableFrom"] as? Int == 2)
+        #expect(object["versionWritableFrom"] == nil)
+        let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: written)
+        #expect(read.wrappedValue == ChoreV2(name: "a", done: true))
+        #expect(throws: VersionedEncodingError.cannotWriteNewerDocument(storedVersion: 3, writableFrom: 3)) {
+            try JSONEncoder().encode(read)
+        }
+    }
+
+    @Test("Declarations follow the chain: builds of 3 may write version 4, builds of 2 only read it")
+    func transitiveDeclarations() throws {
+        let written = try JSONEncoder().encode(
+            versioned: LaterChore(name: "a", done: true, checkedBy: "Ada", tags: ["x"])
+        )
+        let object = try VersionPlacementTests.object(written)
+        #expect(object["versionReadableFrom"] as? Int == 2)
+        #expect(object["versionWritableFrom"] as? Int == 3)
+        var byThree = try JSONDecoder().decode(Versioned<StrictChore>.self, from: written)
+        byThree.wrappedValue.checkedBy = "Grace"
+        let back = try JSONDecoder().decode(versioned: LaterChore.self, from: JSONEncoder().encode(byThree))
+        #expect(back == LaterChore(name: "a", done: true, checkedBy: "Grace", tags: ["x"]))
+        let byTwo = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: written)
+        #expect(byTwo.wrappedValue == ChoreV2(name: "a", done: true))
+        #expect(throws: VersionedEncodingError.self) { try JSONEncoder().encode(byTwo) }
+    }
+
+    @Test("A value read from a newer document cannot be written as another version")
+    func notAsAnotherVersion() throws {
+        let written = try JSONEncoder().encode(versioned: Chore(name: "a", done: false, due: "d"))
+        let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: written)
+        let encoder = JSONEncoder()
+        encoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(ChoreV2.self, asVersion: 1)
+        #expect(throws: VersionedEncodingError.cannotWriteNewerDocument(storedVersion: 3, writableFrom: 2)) {
+            try encoder.encode(read)
+        }
+    }
+
+    @Test("Each versioned part of a document keeps the fields its old build does not know")
+    func versionedParts() throws {
+        let board = Board<Chore>(
+            title: "home",
+            tasks: [
+                Versioned(Chore(name: "a", done: false, due: "mon")), Versioned(Chore(name: "b", done: true, due: nil)),
+            ]
+        )
+        let written = try JSONEncoder().encode(board)
+        var old = try JSONDecoder().decode(Board<ChoreV2>.self, from: written)
+        #expect(old.tasks.map(\.storedVersion) == [3, 3])
+        old.tasks[1].wrappedValue.done = false
+        old.tasks.append(Versioned(ChoreV2(name: "c", done: false)))
+        let back = try JSONDecoder().decode(Board<Chore>.self, from: JSONEncoder().encode(old))
+        #expect(
+            back.tasks.map(\.wrappedValue) == [
+                Chore(name: "a", done: false, due: "mon"), Chore(name: "b", done: false, due: nil),
+                Chore(name: "c", done: false, due: nil),
+            ]
+        )
+        #expect(back.tasks.map(\.storedVersion) == [3, 3, 2])
+    }
+
+    @Test("A custom spec keeps the declaration beside the version, in the type's own object")
+    func customSpec() throws {
+        let task = FiledChore(_metadata: .init(editor: "Ada"), name: "a", priority: 2)
+        for (_, encode) in Self.formats {
+            let written = try task.encodeTransparently(using: encode)
+            let metadata = try #require(try VersionPlacementTests.object(written)["_metadata"] as? [String: Any])
+            #expect(metadata["version"] as? Int == 3)
+            #expect(metadata["versionReadableFrom"] as? Int == 2)
+            #expect(metadata["editor"] as? String == "Ada")
+            var old = try Self.decode(Versioned<FiledChoreV2>.self, written)
+            old.wrappedValue.name = "b"
+            let back = try Self.decode(Versioned<FiledChore>.self, encode(old))
+            #expect(back.wrappedValue == FiledChore(_metadata: .init(editor: "Ada"), name: "b", priority: 2))
+        }
+    }
+
+    @Test("A document that declares older builds may read it, but not this old, stays too new")
+    func tooOldABuild() throws {
+        let written = try JSONEncoder().encode(versioned: Chore(name: "a", done: false, due: nil))
+        #expect {
+            try JSONDecoder().decode(Versioned<ChoreV1>.self, from: written)
+        } throws: { error in
+            guard case VersionedDecodingError.documentVersionTooNew(found: 3, _) = error else { return false }
+            return true
+        }
+    }
+}
