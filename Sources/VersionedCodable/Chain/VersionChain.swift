@@ -71,6 +71,14 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         }
         self.specs = specs
         self.problem = problem
+        let numbered = versions.compactMap { $0 }
+        if numbered.count == versions.count, let low = numbered.min(), let high = numbered.max(),
+            high.subtractingReportingOverflow(low) == (numbered.count - 1, false), Set(numbered).count == numbered.count
+        {
+            span = low...high
+        } else {
+            span = nil
+        }
     }
 
     /// The most types a chain may have. Far more than any type's history, and few enough to
@@ -83,8 +91,15 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     /// Whether a type of the chain has `version`.
     @usableFromInline
     func contains(version: Int?) -> Bool {
-        versions.contains(version)
+        if let span, let version {
+            return span.contains(version)
+        }
+        return versions.contains(version)
     }
+
+    /// The versions, when they are every integer from the lowest to the highest once: then
+    /// finding a stored version in a long chain is two comparisons.
+    private let span: ClosedRange<Int>?
 
     /// The versions of ``types``, in the same order.
     ///
