@@ -35,7 +35,7 @@ struct ChoreV2: VersionedCodable, Equatable {
 /// documents: they keep `due` without reading it.
 struct Chore: VersionedCodable, Equatable {
     static let version: Int? = 3
-    static let compatibility = VersionCompatibility.compatible
+    static let compatibility = ForwardCompatibility.compatible
     typealias PreviousVersion = ChoreV2
 
     var name: String
@@ -61,7 +61,7 @@ struct Chore: VersionedCodable, Equatable {
 /// Version 3, if it had changed what `done` means: older builds may read, not write.
 struct StrictChore: VersionedCodable, Equatable {
     static let version: Int? = 3
-    static let compatibility = VersionCompatibility.readOnlyCompatible
+    static let compatibility = ForwardCompatibility.readOnlyCompatible
     typealias PreviousVersion = ChoreV2
     var name: String
     var done: Bool
@@ -82,7 +82,7 @@ struct StrictChore: VersionedCodable, Equatable {
 /// builds of 2 may only read it.
 struct LaterChore: VersionedCodable, Equatable {
     static let version: Int? = 4
-    static let compatibility = VersionCompatibility.compatible
+    static let compatibility = ForwardCompatibility.compatible
     typealias PreviousVersion = StrictChore
     var name: String
     var done: Bool
@@ -114,7 +114,7 @@ struct FiledChoreV2: VersionedCodable, Equatable {
 
 struct FiledChore: VersionedCodable, Equatable {
     static let version: Int? = 3
-    static let compatibility = VersionCompatibility.compatible
+    static let compatibility = ForwardCompatibility.compatible
     typealias PreviousVersion = FiledChoreV2
     typealias VersionSpec = MetadataVersionSpec
     var _metadata: FiledChoreV2.Metadata

@@ -88,20 +88,20 @@ public protocol VersionedCodable: Codable {
     func downgraded() throws -> PreviousVersion
 
     /// What builds whose newest version is ``PreviousVersion`` may do with documents of this
-    /// version: read and write them (``VersionCompatibility/compatible``), only read them
-    /// (``VersionCompatibility/readOnlyCompatible``), or neither
-    /// (``VersionCompatibility/incompatible``, the default).
+    /// version: read and write them (``ForwardCompatibility/compatible``), only read them
+    /// (``ForwardCompatibility/readOnlyCompatible``), or neither
+    /// (``ForwardCompatibility/incompatible``, the default).
     ///
     /// ```swift
     /// struct Task: VersionedCodable {
     ///     static let version: Int? = 3
-    ///     static let compatibility = VersionCompatibility.compatible  // only adds `due`
+    ///     static let compatibility = ForwardCompatibility.compatible  // only adds `due`
     ///     ...
     /// }
     /// ```
     ///
     /// See <doc:OldAndNewBuilds>.
-    static var compatibility: VersionCompatibility { get }
+    static var compatibility: ForwardCompatibility { get }
 }
 
 extension VersionedCodable {

@@ -5,7 +5,7 @@
 /// that may read it and the oldest that may write it, following the declarations down the
 /// chain; an older build reads such a document through ``Versioned``, as the newest version it
 /// knows, keeps the fields it does not know, and writes them back. See <doc:OldAndNewBuilds>.
-public enum VersionCompatibility: Sendable, Hashable {
+public enum ForwardCompatibility: Sendable, Hashable {
     /// A build whose newest version is the previous one may read documents of this version and
     /// write them back: the change only adds fields, which the older build keeps without reading.
     case compatible
@@ -18,7 +18,7 @@ public enum VersionCompatibility: Sendable, Hashable {
 
 extension VersionedCodable {
     /// Older builds cannot read this version's documents, unless the type says otherwise.
-    public static var compatibility: VersionCompatibility { .incompatible }
+    public static var compatibility: ForwardCompatibility { .incompatible }
 
     /// The oldest versions that may read and write a document of this type's version, following
     /// the chain's declarations; `nil` when only this version may, as for a type that declares
