@@ -93,7 +93,7 @@ public protocol VersionedCodable: Codable {
     /// (``ForwardCompatibility/incompatible``, the default).
     ///
     /// ```swift
-    /// struct Task: VersionedCodable {
+    /// struct Chore: VersionedCodable {
     ///     static let version: Int? = 3
     ///     static let compatibility = ForwardCompatibility.compatible  // only adds `due`
     ///     ...
