@@ -102,3 +102,57 @@ public struct PlainCounter: Codable, Equatable, Sendable {
     /// The counted value.
     public var count: Int
 }
+
+/// The next version of ``Note``, which only adds fields: builds whose newest version is
+/// ``Note`` read its documents through `Versioned<Note>` and keep the two fields they do not
+/// know.
+public struct NoteNext: VersionedCodable, Equatable, Sendable {
+    /// The version after ``Note``'s.
+    public static let version: Int? = 3
+    /// Builds of ``Note`` may read and write its documents.
+    public static let compatibility = ForwardCompatibility.compatible
+    /// The note before it had a reminder.
+    public typealias PreviousVersion = Note
+
+    /// ``Note``'s fields.
+    public var note: Note
+    /// When to remind, as text.
+    public var reminder: String
+    /// Who shared the note.
+    public var sharedWith: [String]
+
+    /// Creates a note with a reminder.
+    public init(note: Note, reminder: String, sharedWith: [String]) {
+        self.note = note
+        self.reminder = reminder
+        self.sharedWith = sharedWith
+    }
+
+    /// A note without a reminder.
+    public init(from old: Note) {
+        self.init(note: old, reminder: "", sharedWith: [])
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case reminder, sharedWith
+    }
+
+    /// Reads ``Note``'s fields and the two new ones from the same object.
+    public init(from decoder: any Decoder) throws {
+        note = try Note(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        reminder = try container.decode(String.self, forKey: .reminder)
+        sharedWith = try container.decode([String].self, forKey: .sharedWith)
+    }
+
+    /// Writes ``Note``'s fields and the two new ones into the same object.
+    public func encode(to encoder: any Encoder) throws {
+        try note.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reminder, forKey: .reminder)
+        try container.encode(sharedWith, forKey: .sharedWith)
+    }
+
+    /// ``Note/sample`` with a reminder, shared with two people.
+    public static let sample = NoteNext(note: .sample, reminder: "saturday 9:00", sharedWith: ["ada", "grace"])
+}

@@ -64,6 +64,8 @@ public enum BenchmarkDocuments {
         encoder.outputFormat = .xml
         return try! encoder.encode(versioned: Note.sample)
     }()
+    /// ``NoteNext/sample`` as versioned JSON, which builds of ``Note`` may read.
+    public static let newerNoteJSON = try! JSONEncoder().encode(versioned: NoteNext.sample)
     /// A 24-byte document of the oldest counter step: decoding it as ``CounterChainNewest``
     /// runs every migration.
     public static let oldestCounterJSON = Data(#"{"count":17,"version":0}"#.utf8)
@@ -86,6 +88,7 @@ extension RatioCase {
             jsonEncodeNote,
             counterChain,
             versionedArray(itemCount: itemCount),
+            jsonDecodeNewerNote,
         ]
     }
 
@@ -93,6 +96,7 @@ extension RatioCase {
     public static let names = [
         "json-decode-2kb", "json-decode-200b", "plist-binary-decode-200b", "plist-xml-decode-200b",
         "json-encode-2kb", "json-encode-200b", "chain-\(counterChainSteps)-steps", "versioned-array-decode",
+        "json-decode-newer-200b",
     ]
 
     private static let jsonDecodeArticle: RatioCase = {
@@ -126,6 +130,36 @@ extension RatioCase {
                     try oneTwoDecoder.decode($0, from: $1)
                 }
                 try expect(article.reads == expectedReads, "1.2's article")
+            }
+        )
+    }()
+
+    /// A document of the next version, read by a build that knows ``Note`` as its newest: the
+    /// floors are plain decodes of the older type from the same bytes, which drop the unknown
+    /// fields, and the versioned decode keeps them.
+    private static let jsonDecodeNewerNote: RatioCase = {
+        let data = BenchmarkDocuments.newerNoteJSON
+        let plainDecoder = JSONDecoder()
+        let withVersionDecoder = JSONDecoder()
+        let versionedDecoder = JSONDecoder()
+        return RatioCase(
+            name: "json-decode-newer-200b",
+            title: "JSON decode of a newer compatible version, unknown fields kept, \(data.count) B",
+            oldFigure: "—",
+            goal: 1.30,
+            goalWithVersion: nil,
+            allocationAllowance: nil,
+            floor: {
+                let note = try plainDecoder.decode(PlainNote.self, from: data)
+                try expect(note.id == 7_301, "plain note from a newer document")
+            },
+            floorWithVersion: {
+                let note = try withVersionDecoder.decode(PlainNoteWithVersion.self, from: data)
+                try expect(note.id == 7_301 && note.version == 3, "plain note with version from a newer document")
+            },
+            versioned: {
+                let note = try versionedDecoder.decode(Versioned<Note>.self, from: data)
+                try expect(note.wrappedValue.id == 7_301 && note.isFromNewerVersion, "newer note read by an older build")
             }
         )
     }()

@@ -22,7 +22,11 @@ internal final class SharedRootDecoder: Decoder {
     /// A document newer than this build that declares it may read it: its version and the
     /// oldest versions that may read and write it.
     @usableFromInline
-    var newer: (storedVersion: Int, readableFrom: Int, writableFrom: Int)?
+    var newer:
+        (
+            storedVersion: Int, readableFrom: Int, writableFrom: Int,
+            declaration: (path: [String], readable: String, writable: String)
+        )?
     /// The keys the type reads at the root, noted only for a newer document.
     var readKeys: ReadKeys?
 
@@ -138,7 +142,7 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     }
 
     func contains(_ key: Key) -> Bool {
-        readKeys?.keys.insert(key.stringValue)
+        readKeys?.keys.append(key.stringValue)
         return root.contains(ForwardedKey(key))
     }
 
@@ -150,7 +154,7 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         _ body: (KeyedDecodingContainer<ForwardedKey>, ForwardedKey) throws -> T
     ) throws -> T {
         if let readKeys {
-            readKeys.keys.insert(key.stringValue)
+            readKeys.keys.append(key.stringValue)
         }
         do {
             return try body(root, ForwardedKey(key))
@@ -307,7 +311,9 @@ extension DecodingError {
 
 /// The keys a type reads at the root of a document newer than this build: the others are kept.
 final class ReadKeys {
-    var keys: Set<String> = []
+    /// A list rather than a set: a type reads few keys, and the list is searched once per key of
+    /// the document.
+    var keys: [String] = []
     /// Whether the type listed the keys, and so read them all.
     var all = false
 }

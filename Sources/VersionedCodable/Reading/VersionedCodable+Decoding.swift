@@ -69,7 +69,7 @@ extension VersionedCodable {
                 stored > newest, let declared = try readDeclaration(from: shared, chain: chain),
                 declared.readableFrom <= newest
             {
-                shared.newer = (stored, declared.readableFrom, declared.writableFrom)
+                shared.newer = (stored, declared.readableFrom, declared.writableFrom, declared.keys)
                 return
             }
             try chain.checkCanDecode(storedVersion: shared.storedVersion)
@@ -83,18 +83,17 @@ extension VersionedCodable {
         let read = ReadKeys()
         shared.readKeys = read
         let value = try Self(from: shared)
-        let layout = VersionSpec.layout(versions: VersionChain(for: Self.self).versions)
-        let declaration = layout.declaration
+        let declaration = shared.newer!.declaration
         var unknown: [(key: String, value: UnknownValue)] = []
         let root = try shared.sharedRoot()
         for key in root.allKeys where !read.all && !read.keys.contains(key.stringValue) {
             let isDeclaration =
-                declaration?.path == [] && [declaration?.readable, declaration?.writable].contains(key.stringValue)
+                declaration.path.isEmpty && [declaration.readable, declaration.writable].contains(key.stringValue)
             if !isDeclaration, shared.places.role(of: key.stringValue) == nil {
                 unknown.append((key.stringValue, try root.decode(UnknownValue.self, forKey: key)))
             }
         }
-        let (stored, readable, writable) = shared.newer!
+        let (stored, readable, writable, _) = shared.newer!
         let newer = NewerDocument(
             storedVersion: stored,
             readableFrom: readable,
@@ -108,7 +107,7 @@ extension VersionedCodable {
     private static func readDeclaration(
         from shared: SharedRootDecoder,
         chain: VersionChain
-    ) throws -> (readableFrom: Int, writableFrom: Int)? {
+    ) throws -> (readableFrom: Int, writableFrom: Int, keys: (path: [String], readable: String, writable: String))? {
         guard let declaration = VersionSpec.layout(versions: chain.versions).declaration,
             let object = try SpecLayout.object(at: declaration.path, in: shared.sharedRoot()),
             let readable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: declaration.readable))
@@ -116,7 +115,7 @@ extension VersionedCodable {
             return nil
         }
         let writable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: declaration.writable))
-        return (readable, writable ?? shared.storedVersion!)
+        return (readable, writable ?? shared.storedVersion!, declaration)
     }
 
     /// Reads the version at the places of `Self`'s spec, or, when it finds none there, of the

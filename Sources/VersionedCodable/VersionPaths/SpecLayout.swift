@@ -21,6 +21,10 @@ final class SpecLayout: Sendable {
         self.versionPaths = versionPaths
         self.root = root
         self.problem = problem
+        declaration = versionPaths.first.map { path in
+            let keys = declarationKeys(besideVersionKey: path.last!)
+            return (Array(path.dropLast()), keys.readable, keys.writable)
+        }
     }
 
     /// The default spec's: a `version` key at the root.
@@ -119,13 +123,7 @@ final class SpecLayout: Sendable {
 
     /// Where the oldest versions that may read and write a document are kept: beside the first
     /// place of the version, under its key with `ReadableFrom` and `WritableFrom` added.
-    var declaration: (path: [String], readable: String, writable: String)? {
-        guard let path = versionPaths.first else {
-            return nil
-        }
-        let keys = declarationKeys(besideVersionKey: path.last!)
-        return (Array(path.dropLast()), keys.readable, keys.writable)
-    }
+    let declaration: (path: [String], readable: String, writable: String)?
 }
 
 /// A spec that cannot be laid out, and why.

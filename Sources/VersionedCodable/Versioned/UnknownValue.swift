@@ -15,7 +15,21 @@ indirect enum UnknownValue: Codable, Sendable {
     case object([String: UnknownValue])
 
     init(from decoder: any Decoder) throws {
-        if let object = try? decoder.container(keyedBy: PathKey.self) {
+        // Each kind that a value is not costs the coder an error to say so, so the kinds are
+        // tried from the most common: a string, a number, a bool, then an object or an array;
+        // a property list's date or data last, since JSON has neither.
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let value = try? single.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? single.decode(Int.self) {
+            self = .integer(value)
+        } else if let value = try? single.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? single.decode(Bool.self) {
+            self = .bool(value)
+        } else if let object = try? decoder.container(keyedBy: PathKey.self) {
             var fields: [String: UnknownValue] = [:]
             for key in object.allKeys {
                 fields[key.stringValue] = try object.decode(UnknownValue.self, forKey: key)
@@ -27,22 +41,13 @@ indirect enum UnknownValue: Codable, Sendable {
                 elements.append(try array.decode(UnknownValue.self))
             }
             self = .array(elements)
+        } else if let value = try? single.decode(UInt64.self) {
+            self = .unsigned(value)
+        } else if let value = try? single.decode(Date.self) {
+            self = .date(value)
         } else {
-            self = try Self.single(decoder.singleValueContainer())
+            self = .data(try single.decode(Data.self))
         }
-    }
-
-    /// The first kind the value reads as, most exact first: a property list's date is no
-    /// number, and a JSON number is no date.
-    private static func single(_ container: any SingleValueDecodingContainer) throws -> UnknownValue {
-        if container.decodeNil() { return .null }
-        if let value = try? container.decode(Bool.self) { return .bool(value) }
-        if let value = try? container.decode(Int.self) { return .integer(value) }
-        if let value = try? container.decode(UInt64.self) { return .unsigned(value) }
-        if let value = try? container.decode(Double.self) { return .double(value) }
-        if let value = try? container.decode(String.self) { return .string(value) }
-        if let value = try? container.decode(Date.self) { return .date(value) }
-        return .data(try container.decode(Data.self))
     }
 
     func encode(to encoder: any Encoder) throws {
