@@ -324,4 +324,31 @@ struct OldAndNewBuildsTests {
             return true
         }
     }
+
+    /// A root dictionary of counts whose version 2 only adds entries.
+    struct CountsV2: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        static let compatibility = ForwardCompatibility.compatible
+        typealias PreviousVersion = DictionaryAtVersionPlaceTests.Settings
+        var values: [String: Int]
+        init(values: [String: Int]) { self.values = values }
+        init(from old: DictionaryAtVersionPlaceTests.Settings) { values = old.values }
+        init(from decoder: any Decoder) throws { values = try decoder.singleValueContainer().decode([String: Int].self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(values)
+        }
+    }
+
+    @Test("A dictionary at the version's place does not get the declaration as entries", arguments: ["json", "binary plist"])
+    func declarationIsNotAnEntry(format: String) throws {
+        let encode = try #require(Self.formats.first { $0.name == format }).encode
+        let counts = CountsV2(values: ["a": 1, "b": 2])
+        let written = try counts.encodeTransparently(using: encode)
+        #expect(try VersionPlacementTests.object(written)["versionReadableFrom"] as? Int == 1)
+        #expect(try Self.decode(Versioned<CountsV2>.self, written).wrappedValue == counts)
+        let old = try Self.decode(Versioned<DictionaryAtVersionPlaceTests.Settings>.self, written)
+        #expect(old.wrappedValue.values == ["a": 1, "b": 2])
+        #expect(try Self.decode(Versioned<CountsV2>.self, encode(old)).wrappedValue == counts)
+    }
 }

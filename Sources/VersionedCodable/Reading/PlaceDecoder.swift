@@ -63,7 +63,7 @@ struct PlaceDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let places: SpecPlace
 
     var codingPath: [any CodingKey] { base.codingPath }
-    var allKeys: [Key] { base.allKeys.filter { places.role(of: $0.stringValue) == nil } }
+    var allKeys: [Key] { base.allKeys.filter { !places.owns($0.stringValue) } }
 
     func contains(_ key: Key) -> Bool { base.contains(key) }
     func decodeNil(forKey key: Key) throws -> Bool { try base.decodeNil(forKey: key) }
@@ -170,7 +170,7 @@ extension Dictionary: DictionaryAtPlace where Key: Decodable, Value: Decodable {
         // key strategy: as they were written (see `DictionaryAtPlaceWriting`).
         let entries = try decoder.singleValueContainer().decode([String: DecodedEntry<Value>].self)
         var dictionary: [String: Value] = [:]
-        for (key, entry) in entries where places.role(of: key) == nil {
+        for (key, entry) in entries where !places.owns(key) {
             dictionary[key] = try entry.result.get()
         }
         return dictionary as! Self

@@ -22,11 +22,7 @@ internal final class SharedRootDecoder: Decoder {
     /// A document newer than this build that declares it may read it: its version and the
     /// oldest versions that may read and write it.
     @usableFromInline
-    var newer:
-        (
-            storedVersion: Int, readableFrom: Int, writableFrom: Int,
-            declaration: (path: [String], readable: String, writable: String)
-        )?
+    var newer: (storedVersion: Int, readableFrom: Int, writableFrom: Int)?
     /// The keys the type reads at the root, noted only for a newer document.
     var readKeys: ReadKeys?
 
@@ -134,7 +130,7 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     var allKeys: [Key] {
         readKeys?.all = true
         return root.allKeys.compactMap { key in
-            if places.role(of: key.stringValue) != nil {
+            if places.owns(key.stringValue) {
                 return nil
             }
             return key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)

@@ -69,7 +69,7 @@ extension VersionedCodable {
                 stored > newest, let declared = try readDeclaration(from: shared, chain: chain),
                 declared.readableFrom <= newest
             {
-                shared.newer = (stored, declared.readableFrom, declared.writableFrom, declared.keys)
+                shared.newer = (stored, declared.readableFrom, declared.writableFrom)
                 return
             }
             try chain.checkCanDecode(storedVersion: shared.storedVersion)
@@ -83,17 +83,14 @@ extension VersionedCodable {
         let read = ReadKeys()
         shared.readKeys = read
         let value = try Self(from: shared)
-        let declaration = shared.newer!.declaration
         var unknown: [(key: String, value: UnknownValue)] = []
         let root = try shared.sharedRoot()
         for key in root.allKeys where !read.all && !read.keys.contains(key.stringValue) {
-            let isDeclaration =
-                declaration.path.isEmpty && [declaration.readable, declaration.writable].contains(key.stringValue)
-            if !isDeclaration, shared.places.role(of: key.stringValue) == nil {
+            if !shared.places.owns(key.stringValue) {
                 unknown.append((key.stringValue, try root.decode(UnknownValue.self, forKey: key)))
             }
         }
-        let (stored, readable, writable, _) = shared.newer!
+        let (stored, readable, writable) = shared.newer!
         let newer = NewerDocument(
             storedVersion: stored,
             readableFrom: readable,
@@ -107,7 +104,7 @@ extension VersionedCodable {
     private static func readDeclaration(
         from shared: SharedRootDecoder,
         chain: VersionChain
-    ) throws -> (readableFrom: Int, writableFrom: Int, keys: (path: [String], readable: String, writable: String))? {
+    ) throws -> (readableFrom: Int, writableFrom: Int)? {
         guard let declaration = VersionSpec.layout(versions: chain.versions).declaration,
             let object = try SpecLayout.object(at: declaration.path, in: shared.sharedRoot()),
             let readable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: declaration.readable))
@@ -115,7 +112,7 @@ extension VersionedCodable {
             return nil
         }
         let writable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: declaration.writable))
-        return (readable, writable ?? shared.storedVersion!, declaration)
+        return (readable, writable ?? shared.storedVersion!)
     }
 
     /// Reads the version at the places of `Self`'s spec, or, when it finds none there, of the

@@ -201,6 +201,17 @@ final class SpecPlace: Sendable {
         return nil
     }
 
+    /// Whether the spec owns `key` here: a key it writes, or one beside the version that says
+    /// which older builds may read and write the document.
+    func owns(_ key: String) -> Bool {
+        role(of: key) != nil
+            || keys.contains { entry in
+                guard case .version = entry.role else { return false }
+                let declaration = declarationKeys(besideVersionKey: entry.key)
+                return key == declaration.readable || key == declaration.writable
+            }
+    }
+
     func child(_ key: String) -> SpecPlace? {
         if case .object(let child)? = role(of: key) {
             return child
@@ -222,7 +233,8 @@ final class SpecPlace: Sendable {
             && objectKeys.allSatisfy {
                 switch role(of: $0) {
                 case .version?, .value?: true
-                case .object?, nil: false
+                case .object?: false
+                case nil: owns($0)
                 }
             }
     }
