@@ -333,14 +333,19 @@ struct OldAndNewBuildsTests {
         var values: [String: Int]
         init(values: [String: Int]) { self.values = values }
         init(from old: DictionaryAtVersionPlaceTests.Settings) { values = old.values }
-        init(from decoder: any Decoder) throws { values = try decoder.singleValueContainer().decode([String: Int].self) }
+        init(from decoder: any Decoder) throws {
+            values = try decoder.singleValueContainer().decode([String: Int].self)
+        }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(values)
         }
     }
 
-    @Test("A dictionary at the version's place does not get the declaration as entries", arguments: ["json", "binary plist"])
+    @Test(
+        "A dictionary at the version's place does not get the declaration as entries",
+        arguments: ["json", "binary plist"]
+    )
     func declarationIsNotAnEntry(format: String) throws {
         let encode = try #require(Self.formats.first { $0.name == format }).encode
         let counts = CountsV2(values: ["a": 1, "b": 2])
