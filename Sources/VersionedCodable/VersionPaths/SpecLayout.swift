@@ -157,11 +157,14 @@ final class SpecPlace: Sendable {
 
     /// Whether the spec writes objects inside this one.
     let hasObjects: Bool
+    /// The keys beside the version's here that say which older builds may read and write.
+    private let declarations: [String]
 
     init(path: [String], keys: KeyValuePairs<String, Role>) {
         self.path = path
         self.keys = keys.map { ($0.key, $0.value) }
         hasObjects = false
+        declarations = Self.declarations(of: self.keys)
     }
 
     /// The union of the objects at `path` in `recordings`.
@@ -192,6 +195,7 @@ final class SpecPlace: Sendable {
         self.path = path
         self.keys = keys
         hasObjects = !childRecordings.isEmpty
+        declarations = Self.declarations(of: keys)
     }
 
     func role(of key: String) -> Role? {
@@ -204,12 +208,16 @@ final class SpecPlace: Sendable {
     /// Whether the spec owns `key` here: a key it writes, or one beside the version that says
     /// which older builds may read and write the document.
     func owns(_ key: String) -> Bool {
-        role(of: key) != nil
-            || keys.contains { entry in
-                guard case .version = entry.role else { return false }
-                let declaration = declarationKeys(besideVersionKey: entry.key)
-                return key == declaration.readable || key == declaration.writable
-            }
+        role(of: key) != nil || declarations.contains(key)
+    }
+
+    /// The keys beside the version's that say which older builds may read and write `keys`.
+    private static func declarations(of keys: [(key: String, role: Role)]) -> [String] {
+        keys.flatMap { entry -> [String] in
+            guard case .version = entry.role else { return [] }
+            let declaration = declarationKeys(besideVersionKey: entry.key)
+            return [declaration.readable, declaration.writable]
+        }
     }
 
     func child(_ key: String) -> SpecPlace? {
