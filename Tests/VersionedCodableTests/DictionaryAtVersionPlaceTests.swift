@@ -233,18 +233,10 @@ struct DictionaryAtVersionPlaceTests {
     }
 
     /// Reads and writes its root as a dictionary of settings, which may hold any key.
-    struct Settings: VersionedCodable, Equatable {
+    struct Settings: RootCounts, Equatable {
         static let version: Int? = 1
         typealias PreviousVersion = NothingEarlier
-        var values: [String: Int]
-        init(values: [String: Int]) { self.values = values }
-        init(from decoder: any Decoder) throws {
-            values = try decoder.singleValueContainer().decode([String: Int].self)
-        }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(values)
-        }
+        var counts: [String: Int]
     }
 
     struct Labelled: VersionedCodable, Equatable {
@@ -278,9 +270,9 @@ struct DictionaryAtVersionPlaceTests {
     func rootDictionaryWithVersionEntry(format: String) throws {
         let encode = try #require(VersionPlacementTests.formats.first { $0.name == format }).encode
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
-            try Settings(values: ["version": 5, "dark": 1]).encodeTransparently(using: encode)
+            try Settings(counts: ["version": 5, "dark": 1]).encodeTransparently(using: encode)
         }
-        let kept = Settings(values: ["dark": 1, "versions": 2])
+        let kept = Settings(counts: ["dark": 1, "versions": 2])
         #expect(
             try VersionPlacementTests.decode(Settings.self, kept.encodeTransparently(using: encode)).wrappedValue
                 == kept

@@ -326,20 +326,13 @@ struct OldAndNewBuildsTests {
     }
 
     /// A root dictionary of counts whose version 2 only adds entries.
-    struct CountsV2: VersionedCodable, Equatable {
+    struct CountsV2: DictionaryAtVersionPlaceTests.RootCounts, Equatable {
         static let version: Int? = 2
         static let compatibility = ForwardCompatibility.compatible
         typealias PreviousVersion = DictionaryAtVersionPlaceTests.Settings
-        var values: [String: Int]
-        init(values: [String: Int]) { self.values = values }
-        init(from old: DictionaryAtVersionPlaceTests.Settings) { values = old.values }
-        init(from decoder: any Decoder) throws {
-            values = try decoder.singleValueContainer().decode([String: Int].self)
-        }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(values)
-        }
+        var counts: [String: Int]
+        init(counts: [String: Int]) { self.counts = counts }
+        init(from old: DictionaryAtVersionPlaceTests.Settings) { counts = old.counts }
     }
 
     @Test(
@@ -348,12 +341,12 @@ struct OldAndNewBuildsTests {
     )
     func declarationIsNotAnEntry(format: String) throws {
         let encode = try #require(Self.formats.first { $0.name == format }).encode
-        let counts = CountsV2(values: ["a": 1, "b": 2])
+        let counts = CountsV2(counts: ["a": 1, "b": 2])
         let written = try counts.encodeTransparently(using: encode)
         #expect(try VersionPlacementTests.object(written)["versionReadableFrom"] as? Int == 1)
         #expect(try Self.decode(Versioned<CountsV2>.self, written).wrappedValue == counts)
         let old = try Self.decode(Versioned<DictionaryAtVersionPlaceTests.Settings>.self, written)
-        #expect(old.wrappedValue.values == ["a": 1, "b": 2])
+        #expect(old.wrappedValue.counts == ["a": 1, "b": 2])
         #expect(try Self.decode(Versioned<CountsV2>.self, encode(old)).wrappedValue == counts)
     }
 }
