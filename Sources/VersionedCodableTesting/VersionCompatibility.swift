@@ -11,6 +11,11 @@
 /// The transitive modes check every older version in the chain; the others only the previous
 /// one, the version that a rolling deploy runs beside the current one.
 ///
+/// The mode is what a test asks of the check. It is not the `ForwardCompatibility` that a
+/// version declares in its `compatibility` property, which says what builds of older versions
+/// may do with the documents that version writes: the check holds every version to its
+/// declaration, whichever the mode.
+///
 /// See ``VersionedFixtures/checkCompatibility(_:samples:lossless:sourceLocation:)``.
 public struct VersionCompatibility: Sendable, Hashable, CustomStringConvertible {
     /// Whether today's type must read documents written as the older versions.

@@ -3,8 +3,9 @@ import Testing
 import VersionedCodable
 
 extension VersionedFixtures {
-    /// Records a test issue for every sample that older versions cannot take: the check a
-    /// schema registry makes before a new schema ships, for a chain of Swift types.
+    /// Records a test issue for every sample that older versions cannot take, or that older
+    /// builds cannot read or write back as the versions declare: the check a schema registry
+    /// makes before a new schema ships, for a chain of Swift types.
     ///
     /// A rolling deploy runs old and new builds side by side on the same documents: new
     /// builds write the previous version for the old ones with
@@ -41,14 +42,41 @@ extension VersionedFixtures {
     /// not write that value for an old one. Choose samples that an older build could have
     /// written; a value that only the current version can hold belongs in a test of its own.
     ///
+    /// Whatever the mode, the check also holds each version of the chain to its own
+    /// `compatibility` declaration, the `ForwardCompatibility` that says what builds of older
+    /// versions may do with its documents. For each version that declares `.compatible` or
+    /// `.readOnlyCompatible`, each sample is written as that version (as itself for the current
+    /// version, with `encode(versioned:asVersion:)` for an older one), in JSON and then in a
+    /// property list, and every older build the declarations name reads it through `Versioned`,
+    /// with that build's newest type:
+    ///
+    /// - a build that may write the document writes it back unedited, and the newer version
+    ///   must read that as the same value, and as the same version, that it reads from the
+    ///   document itself: nothing lost or changed;
+    /// - a build that may only read the document must read it, and writing it back must throw
+    ///   `VersionedEncodingError.cannotWriteNewerDocument`.
+    ///
+    /// A declared `.compatible` change that adds a field inside a nested struct fails: older
+    /// builds keep the fields they do not know only at the root of the document and of each
+    /// `Versioned` part, so they drop it. The report's
+    /// ``VersionCompatibilityReport/declarations`` say what each version promises.
+    ///
+    /// <!-- snippet: compatible-declaration-check -->
+    /// ```swift
+    /// @Test("Builds of version 1 read and write back every shelf, losing nothing")
+    /// func shelvesStayCompatible() {
+    ///     VersionedFixtures(Shelf.self, bundle: .module).checkCompatibility(.full, samples: [.sample])
+    /// }
+    /// ```
+    ///
     /// - Parameters:
     ///   - mode: Backward, forward or full, with the previous version or every older one.
     ///   - samples: Typical values of the current version, every field set.
     ///   - lossless: The older versions whose documents must give the sample back unchanged;
     ///     `nil` stands for the version of documents written before versioning.
     ///   - sourceLocation: Where issues are reported; leave the default.
-    /// - Returns: The versions checked and what the samples lost through the versions not
-    ///   declared lossless.
+    /// - Returns: The versions checked, what the samples lost through the versions not
+    ///   declared lossless, and what each version's declaration promises older builds.
     @discardableResult
     public func checkCompatibility(
         _ mode: VersionCompatibility,
@@ -89,6 +117,18 @@ extension VersionedFixtures {
                     report.issueCount += 1
                 }
             }
+        }
+        // Whatever the mode, a version's own declaration is a promise written into each of its
+        // documents, so it is checked for every version of the chain.
+        report.declarations = declarations(in: chain)
+        let declarationFailures = declarationFailures(
+            in: chain,
+            samples: samples,
+            versionsAlreadyWritten: report.checkedVersions
+        )
+        for failure in declarationFailures {
+            recordIssue(failure, at: sourceLocation)
+            report.issueCount += 1
         }
         return report
     }
@@ -182,7 +222,7 @@ extension VersionedFixtures {
     }
 
     /// Whether two values differ: by `==` for an `Equatable` type, by their JSON otherwise.
-    private func differs(_ value: Value, from other: Value) -> Bool {
+    func differs<T: VersionedCodable>(_ value: T, from other: T) -> Bool {
         if let value = value as? any Equatable {
             return !value.isSameValue(as: other)
         }
@@ -190,7 +230,7 @@ extension VersionedFixtures {
     }
 
     /// The fields whose JSON differs, as `path: before → after`.
-    private func differences(between before: Value, and after: Value) -> [String] {
+    func differences<T: VersionedCodable>(between before: T, and after: T) -> [String] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard
