@@ -67,6 +67,8 @@ let package = Package(
             name: "NotesModelTests",
             dependencies: [
                 "NotesModel",
+                // The old build's model too, to check what each build reads of the other's notes.
+                "NotesModelPrevious",
                 .product(name: "VersionedCodableTesting", package: "VersionedCodable"),
             ],
             swiftSettings: next

@@ -7,15 +7,20 @@
 # temporary data directory as the `postgres` user, builds both builds of the service and the
 # load generator, then:
 #   1. starts two old instances (newest note version 2) and one new (version 3), and drives a
-#      concurrent load of version 1, 2 and 3 clients through them;
+#      concurrent load of version 1, 2 and 3 clients through them. Note version 3 only adds
+#      fields, so the new instance stores it from the start, and the old ones read and edit
+#      version 3 notes, keeping the fields they do not know; attachment version 2 renames its
+#      fields, so the new instance stores attachments as version 1 until the setting allows 2;
 #   2. replaces the old instances with new ones one at a time, flips the fleet setting to
 #      version 3, and drives the load again, then the same load through the versioned and the
 #      plain-Codable handlers.
-# The load generator checks every answer against its ledger. The last line is the summary:
-#   fleet: <requests> requests, <failed> failed, <lost> lost, <unreadable> unreadable, ...
+# The load generator checks every answer against its ledger, including that the fields version
+# 3 clients wrote survive edits made through old instances. The last line is the summary:
+#   fleet: <n> requests, <f> failed, <l> lost, <u> unreadable, <e> newer notes edited by old
+#   builds, <x> unknown fields lost, <v> requests/s versioned vs <p> plain
 # Everything started here is stopped on exit.
 #
-# Environment: FLEET_REQUESTS (per load, 3000), FLEET_COMPARE (per handler, 2000),
+# Environment: FLEET_REQUESTS (per load, 4000), FLEET_COMPARE (per handler, 2000),
 # FLEET_NOTES (120), FLEET_CONCURRENCY (12), FLEET_PG_PORT (25432), FLEET_PORT (first
 # instance's port, 18181), FLEET_SCRATCH (the build folder, Examples/NotesService/.build),
 # FLEET_CONFIGURATION (debug or release; debug).
@@ -23,7 +28,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 scratch="${FLEET_SCRATCH:-$here/.build}"
 configuration="${FLEET_CONFIGURATION:-debug}"
-requests="${FLEET_REQUESTS:-3000}"
+requests="${FLEET_REQUESTS:-4000}"
 compare="${FLEET_COMPARE:-2000}"
 notes="${FLEET_NOTES:-120}"
 concurrency="${FLEET_CONCURRENCY:-12}"
@@ -163,17 +168,23 @@ stop_instance 1
 start_instance 4 new
 stop_instance 2
 start_instance 5 new
-echo "Stored versions before the flip: $(psql_notes -c "SELECT string_agg(version || '=' || n, ' ' ORDER BY version) FROM (SELECT version, count(*) AS n FROM notes GROUP BY version) AS counts")"
+# Each attachment carries its own version inside its note.
+attachment_versions="SELECT string_agg(v || '=' || n, ' ' ORDER BY v) FROM (SELECT part ->> 'version' AS v, count(*) AS n
+    FROM notes, jsonb_array_elements(body::jsonb -> 'attachments') AS part GROUP BY 1) AS counts"
+echo "Stored versions before the flip: $(psql_notes -c "SELECT string_agg(version || '=' || n, ' ' ORDER BY version) FROM (SELECT version, count(*) AS n FROM notes GROUP BY version) AS counts"); attachments $(psql_notes -c "$attachment_versions")"
 psql_notes -c "UPDATE fleet_settings SET value = 3 WHERE name = 'readable_version'"
-say "fleet setting: every running build reads version 3"
+say "fleet setting: every running build knows version 3, so attachments are stored as version 2"
 
 say "phase 2: three new instances"
 "$bin/notes-load" upgraded --new "$(url_of 3),$(url_of 4),$(url_of 5)" "${load_options[@]}" \
     | tee "$work/phase2.txt" || status=1
 
-# The store itself, not the service, says whether every note reached the newest version.
-behind="$(psql_notes -c "SELECT count(*) FROM notes WHERE version <> 3 OR (body::jsonb ->> 'version')::int <> 3")"
-echo "Rows in PostgreSQL not at version 3: $behind"
+# The store itself, not the service, says whether every note and attachment reached the newest
+# version.
+behind="$(psql_notes -c "SELECT count(*) FROM notes WHERE version <> 3 OR (body::jsonb ->> 'version')::int <> 3
+    OR EXISTS (SELECT 1 FROM jsonb_array_elements(body::jsonb -> 'attachments') AS part
+        WHERE (part ->> 'version')::int <> 2)")"
+echo "Rows in PostgreSQL not at note version 3 and attachment version 2: $behind"
 [ "$behind" = 0 ] || status=1
 summary="$(grep '^fleet: ' "$work/phase2.txt" || echo "fleet: the load generator printed no summary")"
 if [ "$status" -ne 0 ]; then

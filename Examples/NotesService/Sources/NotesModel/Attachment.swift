@@ -18,6 +18,10 @@ package struct AttachmentV1: VersionedCodable, Equatable, Sendable {
 #if NOTES_NEXT
     /// Version 2 of an attachment, new in the next build: the fields follow the API's new naming.
     /// Nothing is added or removed, so writing it for old readers loses nothing.
+    ///
+    /// Renaming is not an additive change: a build that knows only version 1 would find neither
+    /// field, so this version declares no compatibility and old builds cannot read it. The next
+    /// build writes attachments as version 1 until the last old instance is gone.
     package struct AttachmentV2: VersionedCodable, Equatable, Sendable {
         package static let version: Int? = 2
         package typealias PreviousVersion = AttachmentV1

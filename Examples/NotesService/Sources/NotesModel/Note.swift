@@ -54,54 +54,88 @@ package struct NoteV2: VersionedCodable, Equatable, Sendable {
 }
 
 #if NOTES_NEXT
-    /// Version 3, new in the next build: the body as a list of paragraphs, so that clients can
-    /// edit one paragraph at a time. Writing it as version 2 joins them again and loses nothing.
+    /// Version 3, new in the next build: a note can be pinned and carry a checklist. It only adds
+    /// fields, with their own names, and changes none that version 2 has, so it declares itself
+    /// compatible: builds whose newest version is 2 read version 3 notes and edit them, keeping
+    /// the two fields without reading them. That is what lets the next build store version 3
+    /// while old instances still run.
+    ///
+    /// Its attachments are the same versioned parts as version 2's; the version each part is
+    /// written as is a decision of its own (see ``NotesAPI/storage(whileOldestBuildKnows:)``).
     package struct NoteV3: VersionedCodable, Equatable, Sendable {
         package static let version: Int? = 3
+        package static let compatibility = ForwardCompatibility.compatible
         package typealias PreviousVersion = NoteV2
 
         package var title: String
-        package var paragraphs: [String]
+        package var body: String
         package var tags: [String]
         package var attachments: [Versioned<Attachment>]
+        package var pinned: Bool
+        package var checklist: [ChecklistItem]
 
-        package init(title: String, paragraphs: [String], tags: [String], attachments: [Versioned<Attachment>]) {
+        package init(
+            title: String,
+            body: String,
+            tags: [String],
+            attachments: [Versioned<Attachment>],
+            pinned: Bool,
+            checklist: [ChecklistItem]
+        ) {
             self.title = title
-            self.paragraphs = paragraphs
+            self.body = body
             self.tags = tags
             self.attachments = attachments
+            self.pinned = pinned
+            self.checklist = checklist
         }
 
         package init(from old: NoteV2) throws {
-            title = old.title
-            paragraphs = old.body.isEmpty ? [] : old.body.components(separatedBy: NoteV3.paragraphBreak)
-            tags = old.tags
-            attachments = old.attachments
-        }
-
-        /// Refuses a paragraph that version 2 would read back as another split: an empty one, or
-        /// one that holds a paragraph break.
-        package func downgraded() throws -> NoteV2 {
-            if let index = paragraphs.firstIndex(where: { $0.isEmpty || $0.contains(NoteV3.paragraphBreak) }) {
-                throw VersionedEncodingError.notRepresentable(
-                    in: NoteV2.self,
-                    .init(
-                        codingPath: [],
-                        debugDescription: "Paragraph \(index) is empty or holds a paragraph break, which version 2 "
-                            + "cannot keep apart."
-                    )
-                )
-            }
-            return NoteV2(
-                title: title,
-                body: paragraphs.joined(separator: NoteV3.paragraphBreak),
-                tags: tags,
-                attachments: attachments
+            self.init(
+                title: old.title,
+                body: old.body,
+                tags: old.tags,
+                attachments: old.attachments,
+                pinned: false,
+                checklist: []
             )
         }
 
-        /// What separates paragraphs in version 2's body.
-        package static let paragraphBreak = "\n\n"
+        /// A client of version 2 sees the note without the fields version 3 added. A build of
+        /// version 2 does not come through here: it reads the version 3 document itself, and
+        /// keeps them.
+        package func downgraded() throws -> NoteV2 {
+            NoteV2(title: title, body: body, tags: tags, attachments: attachments)
+        }
+
+        /// The note that a client of an older API version writes over `stored`: the fields that
+        /// version shows come from the client, the fields version 3 added stay as stored, as an
+        /// old build keeps them when it writes a version 3 note back. A client cannot clear what
+        /// it is never shown.
+        ///
+        /// - Parameters:
+        ///   - stored: The note as stored before the write.
+        ///   - apiVersion: The client's API version.
+        /// - Returns: The note to store.
+        package func keepingFieldsUnknown(toAPIVersion apiVersion: Int, from stored: NoteV3) -> NoteV3 {
+            guard apiVersion < 3 else { return self }
+            var note = self
+            note.pinned = stored.pinned
+            note.checklist = stored.checklist
+            return note
+        }
+    }
+
+    /// One line of a note's checklist, new in version 3. A plain value inside a field of the
+    /// note: an old build keeps the field whole, as it came.
+    package struct ChecklistItem: Codable, Equatable, Sendable {
+        package var text: String
+        package var done: Bool
+
+        package init(text: String, done: Bool) {
+            self.text = text
+            self.done = done
+        }
     }
 
     /// The note as this build writes it.
@@ -109,4 +143,14 @@ package struct NoteV2: VersionedCodable, Equatable, Sendable {
 #else
     /// The note as this build writes it.
     package typealias Note = NoteV2
+
+    extension NoteV2 {
+        /// The note that a client writes over `stored`: the client's note replaces every field
+        /// this build knows, as the migration from the client's version defines (a version 1
+        /// note has no attachments). The fields that newer versions added, which this build does
+        /// not know, are kept by writing the note back through the stored document's `Versioned`.
+        package func keepingFieldsUnknown(toAPIVersion apiVersion: Int, from stored: NoteV2) -> NoteV2 {
+            self
+        }
+    }
 #endif

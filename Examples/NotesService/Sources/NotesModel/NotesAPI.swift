@@ -45,6 +45,82 @@ package enum NotesAPI {
         }
     )
 
+    /// How a build writes notes to the store while the oldest running build's newest API
+    /// version is a given one: the newest version of each versioned type that such a build may
+    /// read and write back.
+    package struct Storage: Sendable {
+        /// The version notes are stored as.
+        package let noteVersion: Int
+        /// The version attachments are stored as.
+        package let attachmentVersion: Int
+        /// Writes notes for the store. It lists only the types stored as another version than
+        /// this build's newest: a note read from a document newer than this build must be
+        /// written back as that document's version, which a list that names the note refuses.
+        package let encoder: JSONEncoder
+    }
+
+    /// How this build stores notes while the oldest running build knows API versions up to
+    /// `apiVersion`: the fleet setting that the deploy raises once the last old instance is gone.
+    ///
+    /// A version that declares itself compatible with the previous one is stored as soon as
+    /// builds of the previous one run beside this one, since they read it and write it back
+    /// keeping what they do not know: note version 3 is stored from the start. A version that
+    /// declares nothing waits until no running build is older than it: attachment version 2
+    /// waits for API version 3.
+    ///
+    /// - Parameter apiVersion: The newest API version that every running build knows.
+    /// - Returns: The versions to store and the encoder that writes them.
+    package static func storage(whileOldestBuildKnows apiVersion: Int) -> Storage {
+        storages[min(max(apiVersion, 1), newestVersion)]!
+    }
+
+    private static let storages: [Int: Storage] = Dictionary(
+        uniqueKeysWithValues: versions.map { apiVersion in
+            let note = newestVersion(of: Note.self, writableByBuildsOf: apiVersion)
+            let attachment = newestVersion(
+                of: Attachment.self,
+                writableByBuildsOf: attachmentVersion(forAPIVersion: apiVersion)
+            )
+            var list = VersionsToWrite()
+            if note != Note.version {
+                list = list.writing(Note.self, asVersion: note)
+            }
+            if attachment != Attachment.version {
+                list = list.writing(Attachment.self, asVersion: attachment)
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            encoder.userInfo[.versionsToWrite] = list
+            return (apiVersion, Storage(noteVersion: note, attachmentVersion: attachment, encoder: encoder))
+        }
+    )
+
+    /// The newest version of `type` that builds whose newest version of it is `version` may
+    /// read and write back: the versions' own declarations, followed down the chain, say how far
+    /// back each one's writers go.
+    ///
+    /// - Parameters:
+    ///   - type: The newest version of a versioned type in this build.
+    ///   - version: The newest version of the type in the older build.
+    /// - Returns: A version in the chain of `type`; `version` when none newer qualifies.
+    package static func newestVersion<Value: VersionedCodable>(
+        of type: Value.Type,
+        writableByBuildsOf version: Int
+    ) -> Int {
+        let types = VersionChain(for: type).types
+        for (index, candidate) in types.enumerated() {
+            guard let candidateVersion = candidate.version else { continue }
+            var oldestWriter = index
+            while oldestWriter + 1 < types.count, types[oldestWriter].compatibility == .compatible {
+                oldestWriter += 1
+            }
+            if let writer = types[oldestWriter].version, writer <= version {
+                return candidateVersion
+            }
+        }
+        return version
+    }
+
     /// Writes a note as an API version.
     ///
     /// - Parameters:

@@ -3,9 +3,14 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// The newest version that every running build reads, which the deploy raises once the last
-/// old instance is gone. This build writes `min(its newest version, the setting)`, and writes
-/// back an upgraded document only when the setting allows the newer version.
+/// The newest API version that every running build knows, which the deploy raises once the last
+/// old instance is gone. This build stores each versioned type as the newest version that a
+/// build of that API version may read and write back (``NotesAPI/storage(whileOldestBuildKnows:)``),
+/// and writes back an upgraded document only to reach those versions.
+///
+/// A compatible version, such as note version 3, does not wait for the setting: old builds read
+/// it and keep what they do not know. The setting holds back the versions old builds cannot
+/// read, such as attachment version 2, which renames its fields.
 ///
 /// It lives in the database rather than in each instance's configuration, so that one
 /// statement flips it for the whole fleet without a restart; every instance reads it again
@@ -21,11 +26,14 @@ package final class FleetSetting: Service, Sendable {
         self.interval = interval
     }
 
-    /// The newest version all running builds read, as last seen.
+    /// The newest API version all running builds know, as last seen.
     package var readableVersion: Int { value.withLock { $0 } }
 
-    /// The version this build writes documents as.
-    package var writeVersion: Int { min(NotesAPI.newestVersion, readableVersion) }
+    /// The newest API version that every running build answers in.
+    package var answerVersion: Int { min(NotesAPI.newestVersion, readableVersion) }
+
+    /// How this build stores notes now.
+    package var storage: NotesAPI.Storage { NotesAPI.storage(whileOldestBuildKnows: readableVersion) }
 
     func set(_ version: Int) {
         value.withLock { $0 = version }

@@ -5,9 +5,10 @@ import PostgresNIO
 /// The notes table in PostgreSQL: one JSON document per note, with the version it was written
 /// as and a revision that every write increases.
 ///
-/// The revision makes the write-back of an upgrade on read a compare-and-set: an instance that
-/// read revision 7 and upgraded it writes only if the row is still at revision 7, so it never
-/// overwrites a client's write that another instance made in the meantime.
+/// The revision makes every write that depends on what it read a compare-and-set: an instance
+/// that read revision 7 writes only if the row is still at revision 7. An upgrade on read so
+/// never overwrites a client's write that another instance made in the meantime, and a client's
+/// edit keeps the fields the client does not know from the row as it is, not as it was.
 package struct NoteStore: Sendable {
     /// A stored document.
     package struct Row: Sendable {
@@ -80,7 +81,7 @@ package struct NoteStore: Sendable {
         return nil
     }
 
-    /// Writes a client's document, whatever the row holds.
+    /// Writes a document, whatever the row holds: a restore.
     func write(id: String, body: String, version: Int) async throws {
         try await client.query(
             """
@@ -90,6 +91,26 @@ package struct NoteStore: Sendable {
             """,
             logger: logger
         )
+    }
+
+    /// Writes a document if the row is still at `revision`, or, for `nil`, if there is no row
+    /// yet; returns whether it did. A client's edit is made over the row it read, so that the
+    /// fields the client does not know are kept from that row and from no older one.
+    func write(id: String, body: String, version: Int, ifRevision revision: Int?) async throws -> Bool {
+        guard let revision else {
+            let rows = try await client.query(
+                """
+                INSERT INTO notes (id, body, version, revision) VALUES (\(id), \(body), \(version), 1)
+                ON CONFLICT (id) DO NOTHING RETURNING revision
+                """,
+                logger: logger
+            )
+            for try await _ in rows.decode(Int.self) {
+                return true
+            }
+            return false
+        }
+        return try await writeBack(id: id, body: body, version: version, ifRevision: revision)
     }
 
     /// Writes an upgraded document if the row is still at `revision`; returns whether it did.
@@ -107,17 +128,29 @@ package struct NoteStore: Sendable {
         return false
     }
 
-    /// How many notes are stored as each version.
-    func storedVersionCounts() async throws -> [Int: Int] {
-        let rows = try await client.query(
+    /// How many notes are stored as each version, and how many attachments, which carry their
+    /// own versions inside the notes.
+    func storedVersionCounts() async throws -> (notes: [Int: Int], attachments: [Int: Int]) {
+        var notes: [Int: Int] = [:]
+        let noteRows = try await client.query(
             "SELECT version, count(*)::bigint FROM notes GROUP BY version",
             logger: logger
         )
-        var counts: [Int: Int] = [:]
-        for try await (version, count) in rows.decode((Int, Int).self) {
-            counts[version] = count
+        for try await (version, count) in noteRows.decode((Int, Int).self) {
+            notes[version] = count
         }
-        return counts
+        var attachments: [Int: Int] = [:]
+        let attachmentRows = try await client.query(
+            """
+            SELECT (part ->> 'version')::int, count(*)::bigint
+            FROM notes, jsonb_array_elements(body::jsonb -> 'attachments') AS part GROUP BY 1
+            """,
+            logger: logger
+        )
+        for try await (version, count) in attachmentRows.decode((Int, Int).self) {
+            attachments[version] = count
+        }
+        return (notes, attachments)
     }
 
     func readPlain(id: String) async throws -> String? {

@@ -40,14 +40,16 @@ package enum NotesService {
         router.get("/health") { _, _ in
             Response.text(
                 "build=\(build) newest=\(NotesAPI.newestVersion) readable=\(fleet.readableVersion) "
-                    + "writes=\(fleet.writeVersion)\n",
+                    + "stores=note \(fleet.storage.noteVersion), attachment \(fleet.storage.attachmentVersion)\n",
                 status: .ok
             )
         }
         router.get("/admin/stored-versions") { _, _ in
             let counts = try await store.storedVersionCounts()
-            let text = counts.keys.sorted().map { "\($0)=\(counts[$0]!)" }.joined(separator: " ")
-            return Response.text(text + "\n", status: .ok)
+            func list(_ counts: [Int: Int]) -> String {
+                counts.keys.sorted().map { "\($0)=\(counts[$0]!)" }.joined(separator: " ")
+            }
+            return Response.text("\(list(counts.notes)); attachments \(list(counts.attachments))\n", status: .ok)
         }
         NoteRoutes(store: store, fleet: fleet, logger: logger).add(to: router)
         PlainNoteRoutes(store: store).add(to: router)

@@ -76,7 +76,7 @@ final class Fleet: Sendable {
 
     /// Reads a note as an API version and checks that it is readable and, when `expected` is
     /// given, that it is the expected note as that version shows it.
-    func read(_ id: String, from instance: Instance, version: Int, expected: Note?, plain: Bool = false) async {
+    func read(_ id: String, from instance: Instance, version: Int, expected: Expected?, plain: Bool = false) async {
         let url = instance.url + (plain ? "/plain/notes/" : "/notes/") + id
         guard let response = await send(.GET, url, version: plain ? nil : version) else { return }
         switch response.status {
@@ -110,11 +110,16 @@ final class Fleet: Sendable {
             report(\.failed, "PUT \(url) as v\(version): \(response.status) \(text(response.body))")
             return false
         }
-        check(response.body, from: "PUT \(url)", version: version, expected: note, plain: plain)
+        // The answer says which version the note was stored as before this edit.
+        let storedVersion = response.headers.first(name: NotesAPI.storedVersionHeader).flatMap { Int($0) }
+        if let storedVersion, storedVersion > instance.newestVersion {
+            count { $0.newerEditedByOld += 1 }
+        }
+        check(response.body, from: "PUT \(url)", version: version, expected: Expected(note: note), plain: plain)
         return true
     }
 
-    private func check(_ body: Data, from request: String, version: Int, expected: Note?, plain: Bool) {
+    private func check(_ body: Data, from request: String, version: Int, expected: Expected?, plain: Bool) {
         let read: Versioned<Note>
         do {
             if plain {
@@ -129,11 +134,22 @@ final class Fleet: Sendable {
         if !plain, read.storedVersion != version {
             report(\.failed, "\(request): answered as v\(read.storedVersion ?? 0), asked for v\(version)")
         }
-        guard let expected else { return }
+        guard let expected, let note = expected.note else { return }
         do {
-            let seen = try asSeen(expected, byAPIVersion: version)
-            if read.wrappedValue != seen {
-                report(\.lost, "\(request) as v\(version): \(read.wrappedValue) is not the expected \(seen)")
+            let seen = try asSeen(note, byAPIVersion: version)
+            let answered = read.wrappedValue
+            if answered == seen {
+                if expected.editedByOldBuild, seen.hasVersion3Fields {
+                    count { $0.unknownFieldsKept += 1 }
+                }
+            } else if answered.withoutVersion3Fields == seen.withoutVersion3Fields {
+                report(
+                    \.unknownFieldsLost,
+                    "\(request) as v\(version): pinned \(answered.pinned), checklist \(answered.checklist), not the "
+                        + "pinned \(seen.pinned), checklist \(seen.checklist) a version 3 client wrote"
+                )
+            } else {
+                report(\.lost, "\(request) as v\(version): \(answered) is not the expected \(seen)")
             }
         } catch {
             report(\.failed, "\(request): cannot compute the expected note: \(error)")

@@ -16,16 +16,16 @@ struct Load {
     var plain = false
 
     /// Runs the load and returns the expected notes after it, and the time it took.
-    func run(expecting notes: [String: Note?]) async -> (notes: [String: Note?], seconds: Double) {
+    func run(expecting notes: [String: Expected]) async -> (notes: [String: Expected], seconds: Double) {
         let ids = notes.keys.sorted { index(of: $0) < index(of: $1) }
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         let perWorker = max(1, requests / concurrency)
         let start = ContinuousClock.now
-        let updated = await withTaskGroup(of: [String: Note?].self) { group in
+        let updated = await withTaskGroup(of: [String: Expected].self) { group in
             for worker in 0..<concurrency {
                 let owned = ids.enumerated().filter { $0.offset % concurrency == worker }.map(\.element)
-                var mine: [String: Note?] = [:]
-                for id in owned { mine.updateValue(notes[id] ?? nil, forKey: id) }
+                var mine: [String: Expected] = [:]
+                for id in owned { mine[id] = notes[id] ?? Expected(note: nil) }
                 group.addTask {
                     await runWorker(
                         worker,
@@ -50,11 +50,11 @@ struct Load {
     private func runWorker(
         _ worker: Int,
         owned: [String],
-        expected: [String: Note?],
+        expected: [String: Expected],
         all: [String],
         quota: Int,
         deadline: ContinuousClock.Instant
-    ) async -> [String: Note?] {
+    ) async -> [String: Expected] {
         var random = SplitMix64(seed: seed &+ UInt64(worker) &* 1_000_003)
         var expected = expected
         var revision = 0
@@ -66,14 +66,22 @@ struct Load {
             if roll < 35, let id = owned.randomElement(using: &random) {
                 revision += 1
                 let note = NoteGenerator.note(id: id, revision: worker * 1_000_000 + revision, using: &random)
+                let before = expected[id] ?? Expected(note: nil)
                 if await fleet.write(note, id: id, to: instance, version: version, plain: plain) {
-                    expected.updateValue(plain ? note : try? asSeen(note, byAPIVersion: version), forKey: id)
+                    if plain {
+                        expected[id] = Expected(note: note)
+                    } else {
+                        let oldBuild = instance.newestVersion < NotesAPI.newestVersion
+                        expected[id] =
+                            (try? before.written(note, asAPIVersion: version, byOldBuild: oldBuild))
+                            ?? Expected(note: nil)
+                    }
                 } else {
                     // The write may or may not have landed: stop comparing until the next one.
-                    expected.updateValue(nil, forKey: id)
+                    expected[id] = Expected(note: nil)
                 }
             } else if roll < 80, let id = owned.randomElement(using: &random) {
-                await fleet.read(id, from: instance, version: version, expected: expected[id] ?? nil, plain: plain)
+                await fleet.read(id, from: instance, version: version, expected: expected[id], plain: plain)
             } else if let id = all.randomElement(using: &random) {
                 await fleet.read(id, from: instance, version: version, expected: nil, plain: plain)
             }

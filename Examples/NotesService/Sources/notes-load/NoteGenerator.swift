@@ -18,8 +18,9 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// Notes with every field set, of the shapes every version can hold: paragraphs that are not
-/// empty and hold no paragraph break, tags without commas.
+/// Notes with every field set, of the shapes every version can hold: tags without commas, and
+/// always a checklist, so that a note a version 3 client wrote tells its version 3 fields from
+/// those of a note made from an older version.
 enum NoteGenerator {
     static let words = [
         "deploy", "drain", "fleet", "schema", "reader", "writer", "rollback", "canary", "ledger",
@@ -27,22 +28,28 @@ enum NoteGenerator {
     ]
 
     static func note(id: String, revision: Int, using random: inout SplitMix64) -> Note {
-        let paragraphs = (0..<Int.random(in: 1...3, using: &random)).map { _ in
-            (0..<Int.random(in: 3...12, using: &random))
-                .map { _ in words.randomElement(using: &random)! }
+        func sentence(_ words: ClosedRange<Int>) -> String {
+            (0..<Int.random(in: words, using: &random))
+                .map { _ in Self.words.randomElement(using: &random)! }
                 .joined(separator: " ")
         }
+        let paragraphs = (0..<Int.random(in: 1...3, using: &random)).map { _ in sentence(3...12) }
         let tags = (0..<Int.random(in: 0...3, using: &random)).map { _ in words.randomElement(using: &random)! }
         let attachments = (0..<Int.random(in: 0...2, using: &random)).map { index in
             Versioned(
                 AttachmentV2(fileName: "\(id)-\(revision)-\(index).txt", href: "/files/\(id)/\(revision)/\(index)")
             )
         }
+        let checklist = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+            ChecklistItem(text: sentence(2...5), done: Bool.random(using: &random))
+        }
         return Note(
             title: "Note \(id), revision \(revision)",
-            paragraphs: paragraphs,
+            body: paragraphs.joined(separator: "\n\n"),
             tags: tags,
-            attachments: attachments
+            attachments: attachments,
+            pinned: Bool.random(using: &random),
+            checklist: checklist
         )
     }
 }

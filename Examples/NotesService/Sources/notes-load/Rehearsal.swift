@@ -16,7 +16,9 @@ struct Rehearsal {
     var fleet: Fleet
     var settings: Settings
 
-    /// Before the deploy finishes: two old instances and a new one.
+    /// Before the deploy finishes: two old instances and a new one. The new one stores notes as
+    /// version 3 from the start, which old instances read and edit, keeping the fields they do
+    /// not know; it stores attachments as version 1, which is all old instances read.
     func mixed(old: [Instance], new: [Instance], ledgerURL: URL) async throws -> Bool {
         let instances = old + new
         print("Mixed fleet: \(instances.map(\.description).joined(separator: ", "))")
@@ -26,28 +28,29 @@ struct Rehearsal {
             let id = "n\(index)"
             let note = NoteGenerator.note(id: id, revision: 0, using: &random)
             // A third stored as version 1 and a third as version 2, as older releases left
-            // them, restored through an old instance; the rest written by clients.
+            // them, restored through an old instance; the rest written by version 2 clients,
+            // through the new instance, which stores them as version 3.
             let storedVersion = index % 3 == 0 ? 1 : 2
             let instance = instances[index % instances.count]
             if index % 3 == 2 {
                 if await fleet.write(note, id: id, to: instance, version: 2) {
-                    ledger.notes[id] = Versioned(try asSeen(note, byAPIVersion: 2))
+                    ledger.notes[id] = Expected(note: try asSeen(note, byAPIVersion: 2))
                 }
             } else {
                 let body = try NotesAPI.encode(note, asAPIVersion: storedVersion)
                 let response = await fleet.send(.PUT, old[index % old.count].url + "/admin/raw/" + id, body: body)
                 if response?.status == 200 {
-                    ledger.notes[id] = Versioned(try asSeen(note, byAPIVersion: storedVersion))
+                    ledger.notes[id] = Expected(note: try asSeen(note, byAPIVersion: storedVersion))
                 } else if let response {
                     fleet.report(\.failed, "restoring \(id): \(response.status) \(fleet.text(response.body))")
                 }
             }
         }
-        print("Seeded \(ledger.notes.count) notes: stored as version 1 and 2.")
+        print("Seeded \(ledger.notes.count) notes; stored versions: \(await storedVersionList(on: new[0])).")
 
-        // The old build refuses what it cannot read, loudly, instead of guessing.
-        let note =
-            ledger.notes["n0"]??.wrappedValue ?? NoteGenerator.note(id: "n0", revision: 0, using: &random)
+        // The old build refuses what it cannot answer in, loudly, instead of guessing; and a
+        // version 3 note from a client, whose fields it could only carry, not understand.
+        let note = ledger.notes["n0"]?.note ?? NoteGenerator.note(id: "n0", revision: 0, using: &random)
         let asked = await fleet.send(.GET, old[0].url + "/notes/n0", version: 3)
         let sent = await fleet.send(
             .PUT,
@@ -60,10 +63,10 @@ struct Rehearsal {
                 "an old instance answered \(asked?.status ?? 0) to v3 and \(sent?.status ?? 0) to a v3 note"
             )
         } else {
-            print("Old instances refuse version 3: 406 for an answer, 422 for a note.")
+            print("Old instances refuse version 3 clients: 406 for an answer, 422 for a note.")
         }
 
-        var expected = ledger.notes.mapValues { $0?.wrappedValue }
+        var expected = ledger.notes
         let load = Load(
             fleet: fleet,
             instances: instances,
@@ -79,7 +82,7 @@ struct Rehearsal {
         print(rate("Load on the mixed fleet", fleet.totals.requests - before, result.seconds))
         await sweep(expected, through: instances)
 
-        ledger.notes = expected.mapValues { $0.map { Versioned($0) } }
+        ledger.notes = expected
         ledger.totals = fleet.totals
         try ledger.save(to: ledgerURL)
         printProblems()
@@ -93,7 +96,7 @@ struct Rehearsal {
         print("Upgraded fleet: \(new.map(\.description).joined(separator: ", "))")
         try await waitForSetting(on: new)
 
-        var expected = ledger.notes.mapValues { $0?.wrappedValue }
+        var expected = ledger.notes
         let load = Load(
             fleet: fleet,
             instances: new,
@@ -150,46 +153,53 @@ struct Rehearsal {
         print(figures("Upgraded phase", phaseTotals))
         let totals = ledger.totals + phaseTotals
         ledger.totals = totals
-        ledger.notes = expected.mapValues { $0.map { Versioned($0) } }
+        ledger.notes = expected
         try ledger.save(to: ledgerURL)
         printProblems()
-        print("Notes not stored as version \(NotesAPI.newestVersion) at the end: \(notAtNewest)")
+        print("Notes or attachments not stored as the newest version at the end: \(notAtNewest)")
         print(
             "fleet: \(totals.requests) requests, \(totals.failed) failed, \(totals.lost) lost, "
-                + "\(totals.unreadable) unreadable, \(Int(versionedRate.rounded())) requests/s versioned vs "
-                + "\(Int(plainRate.rounded())) plain"
+                + "\(totals.unreadable) unreadable, \(totals.newerEditedByOld) newer notes edited by old builds, "
+                + "\(totals.unknownFieldsLost) unknown fields lost, \(Int(versionedRate.rounded())) requests/s "
+                + "versioned vs \(Int(plainRate.rounded())) plain"
         )
         return totals.problems == 0 && notAtNewest == 0
     }
 
     /// Reads every note through every instance, in the newest version each answers in.
-    private func sweep(_ expected: [String: Note?], through instances: [Instance]) async {
+    private func sweep(_ expected: [String: Expected], through instances: [Instance]) async {
         let before = fleet.totals
         for instance in instances {
             for id in expected.keys.sorted() {
-                await fleet.read(id, from: instance, version: instance.newestVersion, expected: expected[id] ?? nil)
+                await fleet.read(id, from: instance, version: instance.newestVersion, expected: expected[id])
             }
         }
         let after = fleet.totals
         print(
             "Swept \(expected.count) notes through \(instances.count) instances: "
                 + "\(after.unreadable - before.unreadable) unreadable, \(after.lost - before.lost) lost, "
-                + "\(after.failed - before.failed) failed."
+                + "\(after.failed - before.failed) failed, "
+                + "\(after.unknownFieldsLost - before.unknownFieldsLost) unknown fields lost."
         )
     }
 
-    /// Waits, at most ten seconds, until every instance writes the newest version.
+    /// Waits, at most ten seconds, until every instance stores the newest versions.
     private func waitForSetting(on instances: [Instance]) async throws {
+        let newest = NotesAPI.storage(whileOldestBuildKnows: NotesAPI.newestVersion)
+        let stores = "stores=note \(newest.noteVersion), attachment \(newest.attachmentVersion)"
         for _ in 0..<100 {
             var ready = 0
             for instance in instances {
                 let response = await fleet.send(.GET, instance.url + "/health")
-                if let response, fleet.text(response.body).contains("writes=\(NotesAPI.newestVersion)") {
+                if let response, fleet.text(response.body).hasSuffix(stores) {
                     ready += 1
                 }
             }
             if ready == instances.count {
-                print("Every instance writes version \(NotesAPI.newestVersion).")
+                print(
+                    "Every instance stores notes as version \(newest.noteVersion) and attachments as version "
+                        + "\(newest.attachmentVersion)."
+                )
                 return
             }
             try await Task.sleep(for: .milliseconds(100))
@@ -197,16 +207,31 @@ struct Rehearsal {
         fleet.report(\.failed, "the instances did not see the flipped setting within 10 s")
     }
 
-    /// How many notes are stored as another version than the newest.
+    /// How many notes, and attachments inside them, are stored as another version than the
+    /// newest.
     private func storedVersions(on instance: Instance) async -> Int {
-        guard let response = await fleet.send(.GET, instance.url + "/admin/stored-versions") else { return -1 }
-        let text = fleet.text(response.body)
+        let text = await storedVersionList(on: instance)
         print("Stored versions after the sweep: \(text)")
-        return text.split(separator: " ").reduce(0) { behind, pair in
-            let parts = pair.split(separator: "=")
-            guard parts.count == 2, parts[0] != "\(NotesAPI.newestVersion)" else { return behind }
-            return behind + (Int(parts[1]) ?? 0)
+        let newest = NotesAPI.storage(whileOldestBuildKnows: NotesAPI.newestVersion)
+        // "1=3 3=117; attachments 1=2 2=150"
+        let lists = text.split(separator: ";")
+        guard lists.count == 2 else { return -1 }
+        func behind(_ list: Substring, newest: Int) -> Int {
+            list.split(separator: " ").reduce(0) { behind, pair in
+                let parts = pair.split(separator: "=")
+                guard parts.count == 2, parts[0] != "\(newest)" else { return behind }
+                return behind + (Int(parts[1]) ?? 0)
+            }
         }
+        return behind(lists[0], newest: newest.noteVersion) + behind(lists[1], newest: newest.attachmentVersion)
+    }
+
+    /// The service's count of notes and attachments stored as each version.
+    private func storedVersionList(on instance: Instance) async -> String {
+        guard let response = await fleet.send(.GET, instance.url + "/admin/stored-versions") else {
+            return "unknown"
+        }
+        return fleet.text(response.body)
     }
 
     private func printProblems() {
@@ -227,6 +252,8 @@ struct Rehearsal {
 
     private func figures(_ label: String, _ totals: Totals) -> String {
         "\(label): \(totals.requests) requests, \(totals.failed) failed, \(totals.lost) lost, "
-            + "\(totals.unreadable) unreadable."
+            + "\(totals.unreadable) unreadable, \(totals.newerEditedByOld) newer notes edited by old builds, "
+            + "\(totals.unknownFieldsLost) unknown fields lost; \(totals.unknownFieldsKept) answers showed the "
+            + "version 3 fields kept through old builds' edits."
     }
 }

@@ -6,14 +6,16 @@ import VersionedCodable
 //
 //   notes-load mixed --old URL,URL --new URL --ledger FILE [options]
 //       seeds the notes (some stored as versions 1 and 2, as older systems left them), checks
-//       that old instances refuse version 3, runs the load on the mixed fleet and sweeps every
-//       note through every instance.
+//       that old instances refuse version 3 clients, runs the load on the mixed fleet, in which
+//       old instances edit the version 3 notes the new one stores, and sweeps every note
+//       through every instance.
 //   notes-load upgraded --new URL,URL,URL --ledger FILE [options]
 //       after the deploy: waits for every instance to see the flipped setting, runs the load,
-//       sweeps, checks that every note is stored as the newest version, then runs the same
-//       load against the versioned and the plain handlers and prints the summary line.
+//       sweeps, checks that every note and attachment is stored as the newest version, then
+//       runs the same load against the versioned and the plain handlers and prints the summary
+//       line.
 //
-// Options: --notes N (120), --requests N per load (3000), --compare N per handler (2000),
+// Options: --notes N (120), --requests N per load (4000), --compare N per handler (2000),
 // --concurrency N (12), --seconds S per load (60), --seed N (16).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -33,7 +35,7 @@ guard let phase = arguments.first, ["mixed", "upgraded"].contains(phase), let le
 let ledgerURL = URL(fileURLWithPath: ledgerPath)
 let settings = Settings(
     notes: number("notes", 120),
-    requests: number("requests", 3000),
+    requests: number("requests", 4000),
     compare: number("compare", 2000),
     concurrency: number("concurrency", 12),
     seconds: Double(number("seconds", 60)),
