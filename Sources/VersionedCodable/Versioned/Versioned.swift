@@ -123,7 +123,14 @@ extension Versioned: Encodable {
     /// the part's coding path (`items[3]`), its type and the field that clashes with the
     /// version (or the version it could not be written as); the ``VersionedEncodingError`` is
     /// its `underlyingError`. The root of a document throws the ``VersionedEncodingError``
-    /// itself, as VersionedCodable 1.2 did.
+    /// itself, as VersionedCodable 1.2 did; a coder may wrap what the root throws, as
+    /// `PropertyListEncoder` wraps every error in `EncodingError.invalidValue`, whose
+    /// `underlyingError` it is then. `encode(versioned:)` takes it out of that wrapper.
+    ///
+    /// A value read from a document newer than this build (``isFromNewerVersion``) is written
+    /// back with the document's version and the fields it kept, or throws
+    /// ``VersionedEncodingError/cannotWriteNewerDocument(storedVersion:writableFrom:)`` when the
+    /// document does not let this build write it.
     public func encode(to encoder: any Encoder) throws {
         try wrappedValue.encodeVersioned(to: encoder, newer: newer)
     }
