@@ -31,7 +31,7 @@ extension VersionedFixtures {
         var mayWrite = true
         var current = index
         while types[current].compatibility != .incompatible, current + 1 < types.count,
-            types[current + 1].version != nil
+            types[current + 1].version != nil, spec(of: types[current]) == spec(of: types[current + 1])
         {
             mayWrite = mayWrite && types[current].compatibility == .compatible
             readers.append((types[current + 1], mayWrite))
@@ -59,6 +59,17 @@ extension VersionedFixtures {
                         + ".\(type.compatibility), but the version before it, \(previous), has no version "
                         + "number, so documents of version \(describe(type.version)) cannot name the older builds "
                         + "that may read them, and builds of \(previous) cannot read them. Remove the declaration."
+                )
+                continue
+            }
+            if index + 1 < chain.types.count, spec(of: type) != spec(of: chain.types[index + 1]) {
+                let previous = chain.types[index + 1]
+                failures.append(
+                    "\(Self.folderName): version \(describe(type.version)) (\(type)) declares "
+                        + ".\(type.compatibility), but keeps the version with another VersionPathSpec than the "
+                        + "version before it, \(previous), so builds of \(previous) do not find it where they "
+                        + "look, and documents of version \(describe(type.version)) name no older reader. "
+                        + "Remove the declaration."
                 )
                 continue
             }
@@ -277,4 +288,10 @@ extension VersionedFixtures {
         case .propertyList: try propertyListDecoder.decodeWithStoredVersion(type, from: data)
         }
     }
+}
+
+/// The spec a version keeps its version with, to compare two versions' by identity.
+private func spec(of type: any VersionedCodable.Type) -> ObjectIdentifier {
+    func spec<T: VersionedCodable>(_: T.Type) -> ObjectIdentifier { ObjectIdentifier(T.VersionSpec.self) }
+    return spec(type)
 }

@@ -223,6 +223,29 @@ struct FirstNumberedShelf: VersionedCodable, Equatable {
     }
 }
 
+/// Keeps the version under `shelfVersion`, where the shelf's earlier versions keep it under
+/// `version`.
+struct RenamedVersionSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.shelfVersion }
+    var shelfVersion: Int?
+    init(withVersion version: Int?) { shelfVersion = version }
+}
+
+/// Version 2 over the first numbered shelf moves the version, and declares itself compatible.
+struct MovedShelf: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    static let compatibility = ForwardCompatibility.compatible
+    typealias PreviousVersion = FirstNumberedShelf
+    typealias VersionSpec = RenamedVersionSpec
+    var name: String
+    var room: String?
+
+    init(from old: FirstNumberedShelf) {
+        name = old.name
+        room = old.room
+    }
+}
+
 @Suite("Checking what each version declares older builds may do with its documents")
 struct DeclarationCheckTests {
     static func fixtures<Value: VersionedCodable>(_ type: Value.Type) -> VersionedFixtures<Value> {
@@ -410,6 +433,19 @@ struct DeclarationCheckTests {
                 "FirstNumberedShelf: version 1 (FirstNumberedShelf) declares .compatible, but the version before "
                     + "it, ShelfV0, has no version number"
             )
+        )
+    }
+
+    @Test("a version that moves the version to another spec cannot declare anything for older builds")
+    func declarationOverAnotherSpec() throws {
+        let (_, issues) = try Self.check(MovedShelf.self, .backward, samples: [])
+        #expect(
+            issues.contains {
+                $0.message.hasPrefix(
+                    "MovedShelf: version 2 (MovedShelf) declares .compatible, but keeps the version with "
+                        + "another VersionPathSpec than the version before it, FirstNumberedShelf"
+                )
+            }
         )
     }
 

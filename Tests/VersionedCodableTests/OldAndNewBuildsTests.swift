@@ -349,4 +349,35 @@ struct OldAndNewBuildsTests {
         #expect(old.wrappedValue.counts == ["a": 1, "b": 2])
         #expect(try Self.decode(Versioned<CountsV2>.self, encode(old)).wrappedValue == counts)
     }
+
+    /// Version 3 moves the version into `_metadata`, and declares itself compatible.
+    struct MovedChore: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        static let compatibility = ForwardCompatibility.compatible
+        typealias PreviousVersion = ChoreV2
+        typealias VersionSpec = MetadataVersionSpec
+        var name: String
+        var done: Bool
+        init(from old: ChoreV2) {
+            name = old.name
+            done = old.done
+        }
+        init(name: String, done: Bool) {
+            self.name = name
+            self.done = done
+        }
+    }
+
+    @Test("A version that moves the version elsewhere records no older reader, whatever it declares")
+    func movedVersionIsIncompatible() throws {
+        let written = try JSONEncoder().encode(versioned: MovedChore(name: "a", done: false))
+        let metadata = try #require(try VersionPlacementTests.object(written)["_metadata"] as? [String: Any])
+        #expect(metadata["version"] as? Int == 3)
+        #expect(metadata["versionReadableFrom"] == nil)
+        // The old build finds no version where it looks, and reads the document as what it is
+        // to it: one without a version, which its chain has not.
+        #expect(throws: VersionedDecodingError.self) {
+            try JSONDecoder().decode(Versioned<ChoreV2>.self, from: written)
+        }
+    }
 }

@@ -24,7 +24,11 @@ extension VersionedCodable {
     /// the chain's declarations; `nil` when only this version may, as for a type that declares
     /// nothing.
     static var olderBuilds: (readableFrom: Int, writableFrom: Int)? {
-        guard compatibility != .incompatible, PreviousVersion.version != nil else {
+        // An older build looks for the version where its own spec keeps it: a version that moves
+        // it elsewhere cannot be read by older builds, whatever it declares.
+        guard compatibility != .incompatible, PreviousVersion.version != nil,
+            VersionSpec.self == PreviousVersion.VersionSpec.self
+        else {
             return nil
         }
         let previous = PreviousVersion.olderBuilds ?? (PreviousVersion.version!, PreviousVersion.version!)

@@ -13,15 +13,18 @@ extension VersionedCodable {
     /// the root object is indexed once, as in a plain decode, and the decoder's own
     /// configuration applies to the version and to every field.
     ///
-    /// - Returns: The document migrated to `Self`, and the version it was stored with.
+    /// - Parameters:
+    ///   - decoder: The decoder positioned at the document.
+    ///   - readingNewer: Whether a document newer than `Self` that lets older builds read it is
+    ///     read as `Self`, keeping the fields `Self` does not read: only where the result is a
+    ///     ``Versioned`` that writes them back.
+    ///   - walk: The chain walk: ``decodeMigrating(storedVersion:from:)``, as compiled in the
+    ///     module that calls it (see ``ChainWalk``).
+    /// - Returns: The document migrated to `Self`, with the version it was stored with.
     /// - Throws: `DecodingError` for malformed data, ``VersionedDecodingError`` when the version
     ///   is not in the chain, and any error a migration step throws. Inside a document, such an
     ///   error is wrapped in a `DecodingError` that says where the part is (see
     ///   ``locatingFailure(_:of:)``).
-    /// - Parameters:
-    ///   - decoder: The decoder positioned at the document.
-    ///   - walk: The chain walk: ``decodeMigrating(storedVersion:from:)``, as compiled in the
-    ///     module that calls it (see ``ChainWalk``).
     @inlinable
     static func decodeVersionedPart(
         from decoder: any Decoder,
