@@ -159,7 +159,10 @@ extension RatioCase {
             },
             versioned: {
                 let note = try versionedDecoder.decode(Versioned<Note>.self, from: data)
-                try expect(note.wrappedValue.id == 7_301 && note.isFromNewerVersion, "newer note read by an older build")
+                try expect(
+                    note.wrappedValue.id == 7_301 && note.isFromNewerVersion,
+                    "newer note read by an older build"
+                )
             }
         )
     }()
