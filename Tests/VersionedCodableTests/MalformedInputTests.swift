@@ -99,8 +99,7 @@ struct MalformedInputTests {
     struct Counts: VersionedCodable, Equatable {
         static let version: Int? = 1
         typealias PreviousVersion = NothingEarlier
-        struct Value: Codable, Equatable { var n: Int }
-        var values: [Value]
+        var values: [[Int]]
     }
 
     /// `Note`'s fields with the version as one more, decoded without versioning.
@@ -491,8 +490,8 @@ struct MalformedInputTests {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         // Equal values are written once and referred to from each element: a million and one
-        // references to one dictionary.
-        let counts = Counts(values: Array(repeating: Counts.Value(n: 7), count: 1_000_001))
+        // references to one empty array.
+        let counts = Counts(values: Array(repeating: [], count: 1_000_001))
         let document = try encoder.encode(versioned: counts)
         #expect(try PropertyListDecoder().decode(Counts.self, from: document).values.count == 1_000_001)
         #expect(try PropertyListDecoder().decode(versioned: Counts.self, from: document) == counts)
