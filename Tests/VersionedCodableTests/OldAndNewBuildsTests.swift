@@ -58,6 +58,7 @@ struct Chore: VersionedCodable, Equatable {
 }
 // end snippet
 
+// snippet: read-only-version
 /// Version 3, if it had changed what `done` means: older builds may read, not write.
 struct StrictChore: VersionedCodable, Equatable {
     static let version: Int? = 3
@@ -77,6 +78,7 @@ struct StrictChore: VersionedCodable, Equatable {
         self.checkedBy = checkedBy
     }
 }
+// end snippet
 
 /// Version 4 over the read-only version 3: compatible with 3, so builds of 3 may write it, and
 /// builds of 2 may only read it.
@@ -240,7 +242,11 @@ struct OldAndNewBuildsTests {
         let object = try VersionPlacementTests.object(written)
         #expect(object["versionReadableFrom"] as? Int == 2)
         #expect(object["versionWritableFrom"] == nil)
+        // snippet: read-only-read
+        // The old build reads a read-only compatible document, and may show it...
         let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: written)
+        // ...but writing it back throws cannotWriteNewerDocument(storedVersion: 3, writableFrom: 3).
+        // end snippet
         #expect(read.wrappedValue == ChoreV2(name: "a", done: true))
         #expect(throws: VersionedEncodingError.cannotWriteNewerDocument(storedVersion: 3, writableFrom: 3)) {
             try JSONEncoder().encode(read)
