@@ -1,5 +1,5 @@
 /// A key made from a string, for writing the spec's keys into the real coder, or standing for
-/// a type's own key where its object is written through ``RetypedKeyedContainer``.
+/// a type's own key where its object is written through ``PlaceEncodingContainer``.
 struct PathKey: CodingKey {
     let stringValue: String
     /// `Int.min` stands for no integer value, so that the key fits in an existential's inline
