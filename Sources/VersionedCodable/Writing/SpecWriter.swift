@@ -203,7 +203,7 @@ final class SpecWriter: Encoder {
         }
     }
 
-    /// Marks `place` as written by a dictionary that carries the spec's part in itself.
+    /// Marks the spec's part of `place` as written, by this writer or by a dictionary that carries it.
     func markWritten(_ place: SpecPlace) {
         if place === layout.root {
             rootIsWritten = true
