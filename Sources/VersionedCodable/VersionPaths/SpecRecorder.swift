@@ -153,12 +153,17 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         return DiscardingContainer()
     }
 
-    mutating func superEncoder() -> any Encoder { subrecorder(Key(stringValue: "super")!) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { subrecorder(key) }
+    // The default key of a super encoder is "super", whether or not `Key` can name it.
+    mutating func superEncoder() -> any Encoder { subrecorder("super") }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { subrecorder(key.stringValue) }
 
     private func subrecorder(_ key: Key) -> SpecRecorder {
+        subrecorder(key.stringValue)
+    }
+
+    private func subrecorder(_ key: String) -> SpecRecorder {
         SpecRecorder(
-            slot: object?.object(at: key.stringValue),
+            slot: object?.object(at: key),
             depth: depth + 1,
             problems: recorder.problems,
             userInfo: recorder.userInfo
