@@ -149,9 +149,7 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         _ key: Key,
         _ body: (KeyedDecodingContainer<ForwardedKey>, ForwardedKey) throws -> T
     ) throws -> T {
-        if let readKeys {
-            readKeys.keys.append(key.stringValue)
-        }
+        readKeys?.keys.append(key.stringValue)
         do {
             return try body(root, ForwardedKey(key))
         } catch let error as DecodingError {

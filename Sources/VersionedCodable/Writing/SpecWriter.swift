@@ -149,9 +149,10 @@ final class SpecWriter: Encoder {
         if recorded == nil, olderBuilds == nil, unknownFields.isEmpty {
             return version != nil
         }
-        return recorded.map { $0.object(atPath: place.path)?.hasValues == true } ?? (version != nil)
-            || (olderBuilds != nil && place.path == layout.declaration?.path)
-            || (place === layout.root && !unknownFields.isEmpty)
+        return entries(at: place).contains {
+            if case .object(let object) = $0.entry { return object.hasValues }
+            return true
+        }
     }
 
     /// What the spec writes at `place`, in the order it writes it, and beside the version the
