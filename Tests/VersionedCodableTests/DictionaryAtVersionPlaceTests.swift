@@ -47,13 +47,16 @@ extension DictionaryAtVersionPlaceTests.RootCounts {
 
 @Suite("Dictionaries where the version goes")
 struct DictionaryAtVersionPlaceTests {
-    struct Numbered: VersionedCodable, Equatable {
-        static let version: Int? = 2
+    /// Keeps a dictionary with keys of `Key` in `_metadata`, where the version goes.
+    struct KeyedMetadata<Key: Codable & Hashable & Sendable>: VersionedCodable, Equatable {
+        static var version: Int? { 2 }
         typealias PreviousVersion = NothingEarlier
         typealias VersionSpec = MetadataVersionSpec
-        var _metadata: [Int: String]
+        var _metadata: [Key: String]
         var title: String
     }
+
+    typealias Numbered = KeyedMetadata<Int>
 
     struct CamelLabelled: VersionedCodable, Equatable {
         static let version: Int? = 2
@@ -209,13 +212,7 @@ struct DictionaryAtVersionPlaceTests {
         case low = 1, high = 2
     }
 
-    struct Levelled: VersionedCodable, Equatable {
-        static let version: Int? = 2
-        typealias PreviousVersion = NothingEarlier
-        typealias VersionSpec = MetadataVersionSpec
-        var _metadata: [Level: String]
-        var title: String
-    }
+    typealias Levelled = KeyedMetadata<Level>
 
     /// Reads and writes its root as a dictionary keyed by levels.
     struct LevelRoot: VersionedCodable, Equatable {
@@ -230,21 +227,6 @@ struct DictionaryAtVersionPlaceTests {
             var container = encoder.singleValueContainer()
             try container.encode(levels)
         }
-    }
-
-    /// Reads and writes its root as a dictionary of settings, which may hold any key.
-    struct Settings: RootCounts, Equatable {
-        static let version: Int? = 1
-        typealias PreviousVersion = NothingEarlier
-        var counts: [String: Int]
-    }
-
-    struct Labelled: VersionedCodable, Equatable {
-        static let version: Int? = 2
-        typealias PreviousVersion = NothingEarlier
-        typealias VersionSpec = MetadataVersionSpec
-        var _metadata: [String: String]
-        var title: String
     }
 
     @Test(
@@ -270,11 +252,12 @@ struct DictionaryAtVersionPlaceTests {
     func rootDictionaryWithVersionEntry(format: String) throws {
         let encode = try #require(VersionPlacementTests.formats.first { $0.name == format }).encode
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
-            try Settings(counts: ["version": 5, "dark": 1]).encodeTransparently(using: encode)
+            try VersionPlacementTests.Tally(counts: ["version": 5, "dark": 1]).encodeTransparently(using: encode)
         }
-        let kept = Settings(counts: ["dark": 1, "versions": 2])
+        let kept = VersionPlacementTests.Tally(counts: ["dark": 1, "versions": 2])
         #expect(
-            try VersionPlacementTests.decode(Settings.self, kept.encodeTransparently(using: encode)).wrappedValue
+            try VersionPlacementTests.decode(VersionPlacementTests.Tally.self, kept.encodeTransparently(using: encode))
+                .wrappedValue
                 == kept
         )
     }
@@ -290,9 +273,9 @@ struct DictionaryAtVersionPlaceTests {
             let name = path.last!.stringValue
             return AnyKey(stringValue: name.hasPrefix("x_") ? String(name.dropFirst(2)) : name)
         }
-        let value = Labelled(_metadata: ["editor": "Ada", "x_y": "z"], title: "t")
+        let value = VersionPlacementTests.Labelled(_metadata: ["editor": "Ada", "x_y": "z"], text: "t")
         let data = try encoder.encode(versioned: value)
-        let read = try decoder.decodeWithStoredVersion(Labelled.self, from: data)
+        let read = try decoder.decodeWithStoredVersion(VersionPlacementTests.Labelled.self, from: data)
         #expect(read.storedVersion == 2)
         #expect(read.wrappedValue == value)
         let numbered = Numbered(_metadata: [1: "one", 20: "twenty"], title: "t")

@@ -68,32 +68,11 @@ struct MalformedInputTests {
         }
     }
 
-    /// Keeps the version in `_metadata`, beside a field of its own there.
-    struct PinnedNoteV0: VersionedCodable, Equatable {
-        static let version: Int? = nil
-        typealias PreviousVersion = NothingEarlier
-        typealias VersionSpec = MetadataVersionSpec
-        var title: String
-    }
-
-    struct PinnedNote: VersionedCodable, Equatable {
-        static let version: Int? = 2
-        typealias PreviousVersion = PinnedNoteV0
-        typealias VersionSpec = MetadataVersionSpec
-        struct Metadata: Codable, Equatable { var pinned: Bool }
-        var _metadata: Metadata?
-        var title: String
-        init(_metadata: Metadata?, title: String) {
-            self._metadata = _metadata
-            self.title = title
-        }
-        init(from old: PinnedNoteV0) { self.init(_metadata: nil, title: old.title) }
-
-        struct Plain: Codable {
-            struct Metadata: Codable { var pinned: Bool; var version: Int }
-            var _metadata: Metadata
-            var title: String
-        }
+    /// `VersionPlacementTests.MetaNote` decoded without versioning, every field required.
+    struct PlainMetaNote: Codable {
+        struct Meta: Codable { var editor: String; var version: Int }
+        var _metadata: Meta
+        var text: String
     }
 
     struct Counts: VersionedCodable, Equatable {
@@ -471,17 +450,18 @@ struct MalformedInputTests {
     func damagedMetadataKey() throws {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
-        var document = try encoder.encode(versioned: PinnedNote(_metadata: .init(pinned: true), title: "t"))
-        // The object that holds the key `pinned` (ASCII string marker 0x56, then its six
+        let note = VersionPlacementTests.MetaNote(_metadata: .init(editor: "Ada"), text: "t")
+        var document = try encoder.encode(versioned: note)
+        // The object that holds the key `editor` (ASCII string marker 0x56, then its six
         // bytes), made a null.
-        let key = Data([0x56]) + Data("pinned".utf8)
+        let key = Data([0x56]) + Data("editor".utf8)
         let range = try #require(document.range(of: key))
         document[range.lowerBound] = 0x00
         #expect(throws: DecodingError.self) {
-            try PropertyListDecoder().decode(PinnedNote.Plain.self, from: document)
+            try PropertyListDecoder().decode(PlainMetaNote.self, from: document)
         }
         #expect(throws: DecodingError.self) {
-            try PropertyListDecoder().decode(versioned: PinnedNote.self, from: document)
+            try PropertyListDecoder().decode(versioned: VersionPlacementTests.MetaNote.self, from: document)
         }
     }
 

@@ -333,12 +333,12 @@ struct OldAndNewBuildsTests {
 
     /// A root dictionary of counts whose version 2 only adds entries.
     struct CountsV2: DictionaryAtVersionPlaceTests.RootCounts, Equatable {
-        static let version: Int? = 2
+        static let version: Int? = 3
         static let compatibility = ForwardCompatibility.compatible
-        typealias PreviousVersion = DictionaryAtVersionPlaceTests.Settings
+        typealias PreviousVersion = VersionPlacementTests.Tally
         var counts: [String: Int]
         init(counts: [String: Int]) { self.counts = counts }
-        init(from old: DictionaryAtVersionPlaceTests.Settings) { counts = old.counts }
+        init(from old: VersionPlacementTests.Tally) { counts = old.counts }
     }
 
     @Test(
@@ -349,9 +349,9 @@ struct OldAndNewBuildsTests {
         let encode = try #require(Self.formats.first { $0.name == format }).encode
         let counts = CountsV2(counts: ["a": 1, "b": 2])
         let written = try counts.encodeTransparently(using: encode)
-        #expect(try VersionPlacementTests.object(written)["versionReadableFrom"] as? Int == 1)
+        #expect(try VersionPlacementTests.object(written)["versionReadableFrom"] as? Int == 2)
         #expect(try Self.decode(Versioned<CountsV2>.self, written).wrappedValue == counts)
-        let old = try Self.decode(Versioned<DictionaryAtVersionPlaceTests.Settings>.self, written)
+        let old = try Self.decode(Versioned<VersionPlacementTests.Tally>.self, written)
         #expect(old.wrappedValue.counts == ["a": 1, "b": 2])
         #expect(try Self.decode(Versioned<CountsV2>.self, encode(old)).wrappedValue == counts)
     }

@@ -224,19 +224,11 @@ struct VersionPlacementTests {
         var text: String
     }
 
-    struct Tally: VersionedCodable, Equatable {
+    /// Reads and writes its root as a dictionary of counts, which may hold any key.
+    struct Tally: DictionaryAtVersionPlaceTests.RootCounts, Equatable {
         static let version: Int? = 2
         typealias PreviousVersion = NothingEarlier
         var counts: [String: Int]
-
-        init(counts: [String: Int]) { self.counts = counts }
-        init(from decoder: any Decoder) throws {
-            counts = try decoder.singleValueContainer().decode([String: Int].self)
-        }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(counts)
-        }
     }
 
     struct Schema: VersionedCodable, Equatable {
