@@ -123,8 +123,21 @@ final class SpecWriter: Encoder {
         guard finding == nil else {
             return
         }
-        // Innermost first: an object opened inside another is written into its own container
-        // before the outer one could open it again.
+        if !held.isEmpty {
+            try finishHeld(below: place)
+        }
+        guard !isWritten(place), hasValues(at: place) else {
+            return
+        }
+        markWritten(place)
+        var container = encoder.container(keyedBy: PathKey.self)
+        try write(place, into: &container)
+    }
+
+    /// Writes the spec's part of the objects at and below `place` that the type opened and
+    /// held: innermost first, so that an object opened inside another is written into its own
+    /// container before the outer one could open it again.
+    private func finishHeld(below place: SpecPlace) throws {
         for (heldPlace, target) in held.reversed()
         where heldPlace.path.starts(with: place.path) && !isWritten(heldPlace) {
             markWritten(heldPlace)
@@ -137,12 +150,6 @@ final class SpecWriter: Encoder {
             }
         }
         held.removeAll { $0.place.path.starts(with: place.path) }
-        guard !isWritten(place), hasValues(at: place) else {
-            return
-        }
-        markWritten(place)
-        var container = encoder.container(keyedBy: PathKey.self)
-        try write(place, into: &container)
     }
 
     private func hasValues(at place: SpecPlace) -> Bool {

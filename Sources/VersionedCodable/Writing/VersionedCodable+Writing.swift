@@ -3,11 +3,11 @@ extension VersionedCodable {
     /// list of older versions the encoder object's `userInfo` holds, if any.
     ///
     /// Read from the encoder object once, rather than from the encoder each value is written
-    /// to, whose `userInfo` Foundation's coders convert on every read. The root needs no stack
-    /// check: the first versioned part inside the document starts counting.
+    /// to, whose `userInfo` Foundation's coders convert on every read. The root needs no depth
+    /// check, and no enclosing versioned value can share its object.
     func encodeVersionedAtRoot(to encoder: any Encoder, versionsToWrite: VersionsToWrite?) throws {
         guard let requested = versionsToWrite?.version(for: Self.self), requested != Self.version else {
-            return try Self.write(self, asVersion: Self.version, to: encoder)
+            return try Self.write(self, asVersion: Self.version, to: encoder, atRoot: true)
         }
         try encodeVersioned(asVersion: requested, to: encoder)
     }
@@ -75,11 +75,17 @@ extension VersionedCodable {
         _ value: Self,
         asVersion version: Int?,
         to encoder: any Encoder,
-        newer: NewerDocument? = nil
+        newer: NewerDocument? = nil,
+        atRoot: Bool = false
     ) throws {
-        let codingPath = encoder.codingPath
-        if codingPath.count > maximumVersionedPartDepth {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: tooDeepDescription))
+        if !atRoot {
+            let codingPath = encoder.codingPath
+            if codingPath.count > maximumVersionedPartDepth {
+                throw EncodingError.invalidValue(
+                    value,
+                    .init(codingPath: codingPath, debugDescription: tooDeepDescription)
+                )
+            }
         }
         // The default spec's layout and what it writes are known without asking the chain.
         var layout = SpecLayout.atRoot

@@ -50,7 +50,10 @@ public struct VersionsToWrite: Sendable {
     }
 
     /// The list an encoder's `userInfo` holds, if any; an empty `userInfo` is not searched.
-    static func listed(in userInfo: [CodingUserInfoKey: Any]) -> VersionsToWrite? {
+    ///
+    /// Generic over the values, so that a coder's `[CodingUserInfoKey: any Sendable]` is read
+    /// as it is rather than converted to `Any` values first.
+    static func listed<Value>(in userInfo: [CodingUserInfoKey: Value]) -> VersionsToWrite? {
         userInfo.isEmpty ? nil : userInfo[.versionsToWrite] as? VersionsToWrite
     }
 }
