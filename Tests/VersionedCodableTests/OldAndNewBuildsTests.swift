@@ -198,6 +198,53 @@ struct OldAndNewBuildsTests {
         #expect(try Self.decode(Versioned<Chore>.self, back).wrappedValue == Chore(name: "b", done: false, due: "d"))
     }
 
+    @Test("Fields an old build does not know come back as they were, whatever kind of value they hold")
+    func keptValuesOfEveryKind() throws {
+        let kept = [
+            #""big":18446744073709551615"#, #""least":-9223372036854775808"#, #""tenth":0.1"#,
+            #""huge":1.7976931348623157e+308"#, #""text":"a \"quoted\" é""#, #""none":null"#,
+            #""flag":true"#, #""empty":{}"#, #""list":[1,"two",null,{"x":[[]]}]"#,
+        ]
+        let document = Data(
+            (#"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"a","done":false,"#
+                + kept.joined(separator: ",") + "}").utf8
+        )
+        let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: document)
+        #expect(read.isFromNewerVersion)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let back = String(decoding: try encoder.encode(read), as: UTF8.self)
+        for field in kept {
+            #expect(back.contains(field), "\(field) in \(back)")
+        }
+    }
+
+    /// A version-3 chore as a newer build might write it, with fields no build here knows.
+    struct ChoreWithNumbers: Codable, Equatable {
+        var version = 3
+        var versionReadableFrom = 2
+        var versionWritableFrom = 2
+        var name = "a"
+        var done = false
+        var big = UInt64.max
+        var least = Int64.min
+        var ratio = 0.1
+        var when = Date(timeIntervalSinceReferenceDate: 123)  // XML property lists keep whole seconds
+    }
+
+    @Test(
+        "Kept numbers at the ends of their types come back exact in every format",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
+    func keptNumbersInEveryFormat(format: String) throws {
+        let encode = try #require(Self.formats.first { $0.name == format }).encode
+        var read = try Self.decode(Versioned<ChoreV2>.self, try encode(ChoreWithNumbers()))
+        read.wrappedValue.done = true
+        var expected = ChoreWithNumbers()
+        expected.done = true
+        #expect(try Self.decode(ChoreWithNumbers.self, try encode(read)) == expected)
+    }
+
     @Test("The bare decode, decodeWithStoredVersion and decodeTransparently keep refusing a newer document")
     func bareDecodeRefuses() throws {
         let written = try JSONEncoder().encode(versioned: Chore(name: "a", done: false, due: nil))

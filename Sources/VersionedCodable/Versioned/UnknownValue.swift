@@ -26,7 +26,13 @@ indirect enum UnknownValue: Codable, Sendable {
         } else if let value = try? single.decode(Int.self) {
             self = .integer(value)
         } else if let value = try? single.decode(Double.self) {
-            self = .double(value)
+            // A whole number above `Int.max` is kept exactly where it fits `UInt64`; the
+            // `Double` holds it only approximately.
+            if value >= 0x1p63, let whole = try? single.decode(UInt64.self) {
+                self = .unsigned(whole)
+            } else {
+                self = .double(value)
+            }
         } else if let value = try? single.decode(Bool.self) {
             self = .bool(value)
         } else if let object = try? decoder.container(keyedBy: PathKey.self) {
@@ -41,8 +47,6 @@ indirect enum UnknownValue: Codable, Sendable {
                 elements.append(try array.decode(UnknownValue.self))
             }
             self = .array(elements)
-        } else if let value = try? single.decode(UInt64.self) {
-            self = .unsigned(value)
         } else if let value = try? single.decode(Date.self) {
             self = .date(value)
         } else {
