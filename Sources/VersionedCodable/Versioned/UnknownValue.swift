@@ -8,6 +8,7 @@ indirect enum UnknownValue: Codable, Sendable {
     case integer(Int)
     case unsigned(UInt64)
     case double(Double)
+    case decimal(Decimal)
     case string(String)
     case date(Date)
     case data(Data)
@@ -30,6 +31,9 @@ indirect enum UnknownValue: Codable, Sendable {
             // `Double` holds it only approximately.
             if value >= 0x1p63, let whole = try? single.decode(UInt64.self) {
                 self = .unsigned(whole)
+            } else if let exact = try? single.decode(Decimal.self), Decimal(string: "\(value)") != exact {
+                // A JSON number with more digits than a `Double` holds is kept as written.
+                self = .decimal(exact)
             } else {
                 self = .double(value)
             }
@@ -73,6 +77,7 @@ indirect enum UnknownValue: Codable, Sendable {
         case .integer(let value): try encodeSingle(value, to: encoder)
         case .unsigned(let value): try encodeSingle(value, to: encoder)
         case .double(let value): try encodeSingle(value, to: encoder)
+        case .decimal(let value): try encodeSingle(value, to: encoder)
         case .string(let value): try encodeSingle(value, to: encoder)
         case .date(let value): try encodeSingle(value, to: encoder)
         case .data(let value): try encodeSingle(value, to: encoder)
