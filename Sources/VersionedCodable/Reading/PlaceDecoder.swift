@@ -24,8 +24,10 @@ struct PlaceDecoder: Decoder {
     }
 }
 
-/// A single-value container at an object where the spec writes: a dictionary read through it
-/// leaves out what the spec wrote; anything else is read by the real container.
+/// A single-value container at an object where the spec writes (a type that forwards its
+/// decoding to another): what is read through it stands at that object, and is read as a
+/// value at that object is, by ``PlaceDecoder``; the coder's specially coded values (dates,
+/// data, URLs, decimals) by the real container.
 struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
     let base: any SingleValueDecodingContainer
     /// The real decoder at the object, for a dictionary that Swift's own decoding reads.
@@ -53,7 +55,10 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
         if let dictionary = T.self as? any DictionaryAtPlace.Type {
             return try dictionary.decode(from: decoder, leavingOut: places) as! T
         }
-        return try base.decode(type)
+        if isCodedSpecially(T.self) {
+            return try base.decode(type)
+        }
+        return try T(from: PlaceDecoder(base: decoder, places: places))
     }
 }
 

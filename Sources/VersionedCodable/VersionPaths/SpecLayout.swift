@@ -229,9 +229,9 @@ final class SpecPlace: Sendable {
 
     /// Whether a container keyed by `Key` can write any key the spec owns here: synthesized
     /// keys cannot be made from a string they do not list, and such a container needs no
-    /// watching.
+    /// watching. Any container can write "super", through its key-less super encoder.
     func canBeWritten<Key: CodingKey>(with key: Key.Type) -> Bool {
-        keys.contains { Key(stringValue: $0.key) != nil }
+        keys.contains { $0.key == "super" || Key(stringValue: $0.key) != nil }
     }
 
     /// Whether `objectKeys`, the keys of an object in a document, are all single values the

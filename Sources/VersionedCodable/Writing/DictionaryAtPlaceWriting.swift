@@ -13,12 +13,15 @@ protocol DictionaryAtPlaceWriting {
 
 extension Dictionary: DictionaryAtPlaceWriting where Key: Encodable, Value: Encodable {
     func merging(_ place: SpecPlace, by writer: SpecWriter) throws -> any Encodable {
+        guard Self.isWrittenAsObject else {
+            // Swift writes a dictionary with keys of any other type as an array, even when empty.
+            throw writer.refuse(.notAnObject(path: place.path))
+        }
         for key in keys {
             guard let name = Self.name(of: key) else {
-                // Swift writes a dictionary with keys of any other type as an array.
                 throw writer.refuse(.notAnObject(path: place.path))
             }
-            if place.role(of: name) != nil {
+            if writer.role(of: name, at: place) != nil {
                 throw writer.refuse(.entry(path: place.path + [name]))
             }
         }
@@ -41,6 +44,18 @@ extension Dictionary: DictionaryAtPlaceWriting where Key: Encodable, Value: Enco
         }
         writer.markWritten(place)
         return merged
+    }
+
+    /// Whether Swift writes the dictionary as an object: for keys that are strings, integers or
+    /// `CodingKeyRepresentable` values.
+    private static var isWrittenAsObject: Bool {
+        if Key.self == String.self || Key.self == Int.self {
+            return true
+        }
+        if #available(macOS 12.3, iOS 15.4, tvOS 15.4, watchOS 8.5, *) {
+            return Key.self is any CodingKeyRepresentable.Type
+        }
+        return false
     }
 
     /// The key's name in a document, as Swift's encoding of a dictionary makes it.

@@ -15,16 +15,37 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var base: KeyedEncodingContainer<PathKey>
     let place: SpecPlace
     let writer: SpecWriter
+    /// Whether the container writes a dictionary's entries (Swift's own encoding of a
+    /// dictionary, called by the type itself), where nothing mirrors the version: an entry
+    /// under a key the spec writes would be lost.
+    let writesEntries: Bool
+
+    init(base: KeyedEncodingContainer<PathKey>, place: SpecPlace, writer: SpecWriter) {
+        self.base = base
+        self.place = place
+        self.writer = writer
+        writesEntries = String(reflecting: Key.self) == "Swift._DictionaryCodingKey"
+    }
 
     var codingPath: [any CodingKey] { base.codingPath }
 
+    /// The spec's role at `key`, with an entry there refused.
+    private func role(of key: Key) throws -> SpecPlace.Role? {
+        let role = writer.role(of: key.stringValue, at: place)
+        if role != nil, writesEntries {
+            throw writer.refuse(.entry(path: place.path + [key.stringValue]))
+        }
+        return role
+    }
+
     /// Whether `value`, a single value written at `key`, goes to the real encoder.
     private func passes<T>(_ value: T, at key: Key, isNil: Bool = false) throws -> Bool {
-        switch place.role(of: key.stringValue) {
+        switch try role(of: key) {
         case nil:
             return true
         case .version?:
-            if isNil || innermostWrappedType(of: T.self) is any BinaryInteger.Type {
+            // An integer mirrors the version, if its type can hold it.
+            if isNil || fits(writer.version, in: T.self) {
                 return false
             }
             throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: true))
@@ -77,26 +98,40 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     // A `nil` written with `encodeIfPresent` writes nothing, but tells the property's type: a
     // property that is not an integer where the version goes would not read the version back,
-    // so it is a clash even while it is `nil`. (An integer's `nil` mirrors a `nil` version.)
+    // so it is a clash even while it is `nil` (an integer's `nil` mirrors a `nil` version); and
+    // a `nil` where the spec writes another value would read back as the spec's value.
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, key) }
     mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, key) }
     mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, key) }
     mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, key) }
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try encodeOptional(value, key) }
 
     private mutating func encodeOptional<T: Encodable>(_ value: T?, _ key: Key) throws {
         if let value {
             return try encode(value, forKey: key)
         }
-        if case .version? = place.role(of: key.stringValue),
-            !(innermostWrappedType(of: T.self) is any BinaryInteger.Type)
-        {
+        switch try role(of: key) {
+        case .version? where !(innermostWrappedType(of: T.self) is any BinaryInteger.Type):
             throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: true))
+        case .value?:
+            throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: false))
+        default:
+            break
         }
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        guard case .object(let child)? = place.role(of: key.stringValue) else {
+        guard case .object(let child)? = try role(of: key) else {
             if try passes(value, at: key) {
                 try base.encode(value, forKey: PathKey(key))
             }
@@ -112,7 +147,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         keyedBy keyType: NestedKey.Type,
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        guard let role = place.role(of: key.stringValue) else {
+        guard let role = writer.role(of: key.stringValue, at: place) else {
             return base.nestedContainer(keyedBy: keyType, forKey: PathKey(key))
         }
         guard case .object(let child) = role else {
@@ -125,7 +160,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        switch place.role(of: key.stringValue) {
+        switch writer.role(of: key.stringValue, at: place) {
         case nil:
             break
         case .object(let child)?:
@@ -136,13 +171,17 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return base.nestedUnkeyedContainer(forKey: PathKey(key))
     }
 
+    // Foundation's coders write a key-less super encoder under "super".
     mutating func superEncoder() -> any Encoder {
-        base.superEncoder()
+        watched(base.superEncoder(), at: "super")
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let encoder = base.superEncoder(forKey: PathKey(key))
-        switch place.role(of: key.stringValue) {
+        watched(base.superEncoder(forKey: PathKey(key)), at: key.stringValue)
+    }
+
+    private func watched(_ encoder: any Encoder, at key: String) -> any Encoder {
+        switch writer.role(of: key, at: place) {
         case nil:
             return encoder
         case .object(let child)?:
@@ -151,7 +190,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         case let role?:
             // What a value writes through a super encoder is not seen here, so it is taken for a
             // clash rather than risk losing it.
-            writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(role)))
+            writer.note(.clash(path: place.path + [key], atVersion: isVersion(role)))
             return encoder
         }
     }
@@ -160,4 +199,16 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if case .version = role { return true }
         return false
     }
+}
+
+/// Whether `type` is an integer (or an optional of one) that can hold `version`.
+private func fits(_ version: Int?, in type: Any.Type) -> Bool {
+    guard let integer = innermostWrappedType(of: type) as? any BinaryInteger.Type else {
+        return false
+    }
+    return version.map { fits($0, in: integer) } ?? true
+}
+
+private func fits<Integer: BinaryInteger>(_ version: Int, in type: Integer.Type) -> Bool {
+    Integer(exactly: version) != nil
 }

@@ -77,12 +77,33 @@ final class SpecWriter: Encoder {
         at place: SpecPlace,
         keyedBy type: Key.Type
     ) -> KeyedEncodingContainer<Key> {
-        guard place.canBeWritten(with: Key.self) else {
+        guard place.canBeWritten(with: Key.self) || canWriteDeclaration(at: place, with: Key.self) else {
             return encoder.container(keyedBy: type)
         }
         return KeyedEncodingContainer(
             PlaceEncodingContainer<Key>(base: encoder.container(keyedBy: PathKey.self), place: place, writer: self)
         )
+    }
+
+    /// The spec's role at `key` of `place` in this encode: a value for the keys beside the
+    /// version that say which older builds may read and write, when they are written.
+    func role(of key: String, at place: SpecPlace) -> SpecPlace.Role? {
+        if let role = place.role(of: key) {
+            return role
+        }
+        guard olderBuilds != nil, let declaration = layout.declaration, declaration.path == place.path,
+            key == declaration.readable || key == declaration.writable
+        else {
+            return nil
+        }
+        return .value
+    }
+
+    private func canWriteDeclaration<Key: CodingKey>(at place: SpecPlace, with key: Key.Type) -> Bool {
+        guard olderBuilds != nil, let declaration = layout.declaration, declaration.path == place.path else {
+            return false
+        }
+        return Key(stringValue: declaration.readable) != nil || Key(stringValue: declaration.writable) != nil
     }
 
     /// Notes the first finding; the encode throws it once the type is done.

@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+import VersionedCodable
+
+// Shapes of types whose encoding reaches the places where the spec writes by less common
+// routes: a dictionary's own encoding called by the type, a forwarded root, a key-less super
+// encoder, a mirror too narrow for the version, the keys that name older builds. Each writes
+// what reads back, or is refused.
+
+@Suite("What a type may write where the spec writes, by every route")
+struct WritingRulesTests {
+    /// Writes its root by calling a dictionary's own encoding.
+    struct Forwarding<Key: Codable & Hashable & Sendable>: VersionedCodable, Equatable {
+        static var version: Int? { 2 }
+        typealias PreviousVersion = NothingEarlier
+        var entries: [Key: Int]
+
+        init(entries: [Key: Int]) { self.entries = entries }
+        init(from decoder: any Decoder) throws { entries = try [Key: Int](from: decoder) }
+        func encode(to encoder: any Encoder) throws { try entries.encode(to: encoder) }
+    }
+
+    enum Level: Int, Codable, CodingKeyRepresentable, Hashable { case version, low }
+
+    @Test("A dictionary whose own encoding the type calls has an entry under the version's key refused")
+    func dictionaryEncodingCalledByTheType() throws {
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: Forwarding(entries: ["version": 1, "a": 5]))
+        }
+        // `Level.version` is written under its integer's name, "0", which the spec does not use.
+        let levels = Forwarding<Level>(entries: [.version: 1])
+        #expect(
+            try JSONDecoder().decode(versioned: Forwarding<Level>.self, from: JSONEncoder().encode(versioned: levels))
+                == levels
+        )
+        let plain = Forwarding(entries: ["a": 5])
+        #expect(
+            try JSONDecoder().decode(versioned: Forwarding<String>.self, from: JSONEncoder().encode(versioned: plain))
+                == plain
+        )
+    }
+
+    enum Raw: String, Codable, Hashable, Sendable { case a }
+
+    @Test("A dictionary that Swift writes as an array is refused where the version goes, even when empty")
+    func emptyDictionaryWrittenAsArray() throws {
+        for value in [
+            DictionaryAtVersionPlaceTests.KeyedMetadata<UUID>(_metadata: [:], title: "t"),
+            DictionaryAtVersionPlaceTests.KeyedMetadata<UUID>(_metadata: [UUID(): "x"], title: "t"),
+        ] {
+            #expect(throws: VersionedEncodingError.self) { try JSONEncoder().encode(versioned: value) }
+        }
+        #expect(throws: VersionedEncodingError.self) {
+            try JSONEncoder().encode(
+                versioned: DictionaryAtVersionPlaceTests.KeyedMetadata<Raw>(_metadata: [:], title: "t")
+            )
+        }
+    }
+
+    /// Forwards its decoding and encoding to a struct through a single-value container.
+    struct Wrapper<Inner: Codable & Equatable & Sendable>: VersionedCodable, Equatable {
+        static var version: Int? { 2 }
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var inner: Inner
+
+        init(inner: Inner) { self.inner = inner }
+        init(from decoder: any Decoder) throws { inner = try decoder.singleValueContainer().decode(Inner.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(inner)
+        }
+    }
+
+    struct OptionalMetadata: Codable, Equatable {
+        struct Meta: Codable, Equatable { var editor: String }
+        var name: String
+        var _metadata: Meta?
+    }
+
+    struct DictionaryMetadata: Codable, Equatable {
+        var name: String
+        var _metadata: [String: String]
+    }
+
+    /// Lists its keys, and takes only the ones it knows.
+    struct Listing: Codable, Equatable {
+        var a: Int
+        init(a: Int) { self.a = a }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: PathKey.self)
+            #expect(container.allKeys.map(\.stringValue) == ["a"])
+            a = try container.decode(Int.self, forKey: PathKey(stringValue: "a"))
+        }
+    }
+
+    struct PathKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    @Test(
+        "A root forwarded to a struct reads back as the same struct at the root does, in every format",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
+    func forwardedRootReadsBack(format: String) throws {
+        let encode = try #require(VersionPlacementTests.formats.first { $0.name == format }).encode
+        func roundTrip<Inner>(_ inner: Inner) throws -> Wrapper<Inner> {
+            let data = try Wrapper(inner: inner).encodeTransparently(using: encode)
+            return try OldAndNewBuildsTests.decode(Versioned<Wrapper<Inner>>.self, data).wrappedValue
+        }
+        let noMetadata = OptionalMetadata(name: "n", _metadata: nil)
+        #expect(try roundTrip(noMetadata).inner == noMetadata)
+        let withMetadata = OptionalMetadata(name: "n", _metadata: .init(editor: "e"))
+        #expect(try roundTrip(withMetadata).inner == withMetadata)
+        let dictionary = DictionaryMetadata(name: "n", _metadata: ["editor": "e"])
+        #expect(try roundTrip(dictionary).inner == dictionary)
+    }
+
+    @Test("A root forwarded to a type that lists its keys does not see the spec's")
+    func forwardedRootListsItsKeys() throws {
+        struct Plain: VersionedCodable, Equatable {
+            static let version: Int? = 1
+            typealias PreviousVersion = NothingEarlier
+            var inner: Listing
+            init(inner: Listing) { self.inner = inner }
+            init(from decoder: any Decoder) throws { inner = try decoder.singleValueContainer().decode(Listing.self) }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(inner)
+            }
+        }
+        let value = Plain(inner: Listing(a: 3))
+        #expect(try JSONDecoder().decode(versioned: Plain.self, from: JSONEncoder().encode(versioned: value)) == value)
+    }
+
+    /// Has an optional field where `ConstantSpec` writes its constant.
+    struct OptionalSchema: VersionedCodable, Equatable {
+        static let version: Int? = 7
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = ConstantSpec
+        var schema: Int?
+        var name: String
+    }
+
+    @Test("A nil where the spec writes a constant is refused, since it would read back as the constant")
+    func nilAtSpecConstant() throws {
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: OptionalSchema(schema: nil, name: "n"))
+        }
+        let equal = OptionalSchema(schema: 7, name: "n")
+        #expect(
+            try JSONDecoder().decode(versioned: OptionalSchema.self, from: JSONEncoder().encode(versioned: equal))
+                == equal
+        )
+    }
+
+    struct NarrowMirror: VersionedCodable, Equatable {
+        static let version: Int? = 300
+        typealias PreviousVersion = NothingEarlier
+        var version: Int8
+        var name: String
+    }
+
+    struct WideMirror: VersionedCodable, Equatable {
+        static let version: Int? = 300
+        typealias PreviousVersion = NothingEarlier
+        var version: Int16
+        var name: String
+    }
+
+    @Test("A mirror of the version must be able to hold it")
+    func narrowMirror() throws {
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: NarrowMirror(version: 1, name: "n"))
+        }
+        let wide = WideMirror(version: 1, name: "n")
+        #expect(
+            try JSONDecoder().decode(versioned: WideMirror.self, from: JSONEncoder().encode(versioned: wide))
+                == WideMirror(version: 300, name: "n")
+        )
+    }
+
+    /// Keeps the version under "super", where a key-less super encoder writes.
+    struct SuperSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.super.version }
+        struct Inner: Codable { var version: Int? }
+        var `super`: Inner
+        init(withVersion version: Int?) { `super` = Inner(version: version) }
+    }
+
+    class Parent: Codable {
+        var version: String
+        init(version: String) { self.version = version }
+    }
+
+    final class Child: Parent, VersionedCodable, @unchecked Sendable {
+        static let version: Int? = 4
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = SuperSpec
+        var x = 1
+
+        init() { super.init(version: "1.0") }
+        required init(from decoder: any Decoder) throws { try super.init(from: decoder) }
+
+        enum CodingKeys: String, CodingKey { case x }
+
+        override func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(x, forKey: .x)
+            try super.encode(to: container.superEncoder())
+        }
+    }
+
+    @Test("What a key-less super encoder writes where the spec writes is watched")
+    func keylessSuperEncoder() throws {
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: Child())
+        }
+    }
+
+    struct ChoreWithOwnDeclaration: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        static let compatibility = ForwardCompatibility.compatible
+        typealias PreviousVersion = ChoreV2
+        var name: String
+        var done: Bool
+        var versionReadableFrom: String?
+
+        init(name: String, done: Bool, versionReadableFrom: String?) {
+            self.name = name
+            self.done = done
+            self.versionReadableFrom = versionReadableFrom
+        }
+        init(from old: ChoreV2) { self.init(name: old.name, done: old.done, versionReadableFrom: nil) }
+    }
+
+    @Test("A type that declares older readers cannot write its own values where the declaration goes")
+    func declarationKeysClash() throws {
+        for name in ["2024-01", nil] {
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try JSONEncoder().encode(
+                    versioned: ChoreWithOwnDeclaration(name: "t", done: false, versionReadableFrom: name)
+                )
+            }
+        }
+        for key in ["versionReadableFrom", "versionWritableFrom"] {
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try JSONEncoder().encode(versioned: OldAndNewBuildsTests.CountsV2(counts: [key: 42]))
+            }
+        }
+    }
+}
