@@ -246,6 +246,13 @@ struct WritingRulesTests {
                 )
             }
         }
+        // A type that declares nothing keeps such an entry as its own, and reads it back.
+        let undeclared = VersionPlacementTests.Tally(counts: ["versionReadableFrom": 42, "versionWritableFrom": 1])
+        let read = try JSONDecoder().decode(
+            versioned: VersionPlacementTests.Tally.self,
+            from: JSONEncoder().encode(versioned: undeclared)
+        )
+        #expect(read == undeclared)
         for key in ["versionReadableFrom", "versionWritableFrom"] {
             #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
                 try JSONEncoder().encode(versioned: OldAndNewBuildsTests.CountsV2(counts: [key: 42]))

@@ -71,6 +71,7 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         }
         self.specs = specs
         self.problem = problem
+        declaringVersions = problem == nil ? types.filter { $0.olderBuilds != nil }.map { $0.version } : []
         let numbered = versions.compactMap { $0 }
         if numbered.count == versions.count, let low = numbered.min(), let high = numbered.max(),
             high.subtractingReportingOverflow(low) == (numbered.count - 1, false), Set(numbered).count == numbered.count
@@ -95,6 +96,15 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
             return span.contains(version)
         }
         return versions.contains(version)
+    }
+
+    /// The versions whose documents name the older builds that may read them.
+    private let declaringVersions: [Int?]
+
+    /// Whether a document of `version` may name older builds beside its version: one of a
+    /// version that declares them, or one newer than the chain.
+    func mayNameOlderBuilds(version: Int?) -> Bool {
+        !declaringVersions.isEmpty && declaringVersions.contains(version) || !contains(version: version)
     }
 
     /// The versions, when they are every integer from the lowest to the highest once: then

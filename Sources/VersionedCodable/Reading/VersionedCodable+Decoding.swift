@@ -119,13 +119,18 @@ extension VersionedCodable {
     }
 
     /// Reads the version at the places of `Self`'s spec, or, when it finds none there, of the
-    /// older versions' specs, and gives `decoder` the places of the spec that found it.
+    /// older versions' specs, and gives `decoder` the places of the spec that found it: with
+    /// the keys that name older builds only where a document of that version may have them.
     static func readStoredVersion(from decoder: SharedRootDecoder, chain: VersionChain) throws -> Int? {
+        func found(_ version: Int?, by layout: SpecLayout) -> Int? {
+            decoder.places = chain.mayNameOlderBuilds(version: version) ? layout.root : layout.undeclaredRoot
+            return version
+        }
         let root = try decoder.sharedRoot()
         if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self,
             let version = try root.decodeIfPresent(Int.self, forKey: rootVersionKey)
         {
-            return version
+            return found(version, by: .atRoot)
         }
         for spec in chain.specs {
             let layout = spec.layout(versions: chain.versions)
@@ -133,12 +138,10 @@ extension VersionedCodable {
                 throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(spec, reason: problem))
             }
             if let version = try layout.readVersion(from: root) {
-                decoder.places = layout.root
-                return version
+                return found(version, by: layout)
             }
         }
-        decoder.places = VersionSpec.layout(versions: chain.versions).root
-        return nil
+        return found(nil, by: VersionSpec.layout(versions: chain.versions))
     }
 
     /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates

@@ -17,9 +17,14 @@ final class SpecLayout: Sendable {
     /// Why the spec cannot hold a version, if it cannot.
     let problem: String?
 
+    /// The root as a document of a version that names no older builds has it: the keys that
+    /// would name them are not the spec's there, but whatever the type keeps under them.
+    let undeclaredRoot: SpecPlace
+
     init(versionPaths: [[String]], root: SpecPlace, problem: String? = nil) {
         self.versionPaths = versionPaths
         self.root = root
+        undeclaredRoot = SpecPlace(withoutDeclarations: root)
         self.problem = problem
         declaration = versionPaths.first.map { path in
             let keys = declarationKeys(besideVersionKey: path.last!)
@@ -196,6 +201,17 @@ final class SpecPlace: Sendable {
         self.keys = keys
         hasObjects = !childRecordings.isEmpty
         declarations = Self.declarations(of: keys)
+    }
+
+    /// The same place and the places below it, with no keys that name older builds.
+    init(withoutDeclarations place: SpecPlace) {
+        path = place.path
+        keys = place.keys.map { entry in
+            guard case .object(let child) = entry.role else { return entry }
+            return (entry.key, .object(SpecPlace(withoutDeclarations: child)))
+        }
+        hasObjects = place.hasObjects
+        declarations = []
     }
 
     func role(of key: String) -> Role? {
