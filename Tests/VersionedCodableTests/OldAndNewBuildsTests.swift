@@ -246,6 +246,77 @@ struct OldAndNewBuildsTests {
         #expect(try Self.decode(ChoreWithNumbers.self, try encode(read)) == expected)
     }
 
+    @Test("Under key strategies, kept fields keep their nested keys and never replace the version")
+    func keptFieldsUnderKeyStrategies() throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let document = #"""
+            {"version":3,"version_readable_from":2,"version_writable_from":2,"name":"n","done":true,
+            "Version":1,"scores":{"Big_Key":1,"a__b":3,"snake_case":4,"snakeCase":5}}
+            """#
+        let read = try decoder.decode(Versioned<ChoreV2>.self, from: Data(document.utf8))
+        let object = try VersionPlacementTests.object(try encoder.encode(read))
+        #expect(object["version"] as? Int == 3)
+        #expect(object["version_readable_from"] as? Int == 2)
+        let scores = try #require(object["scores"] as? [String: Int])
+        #expect(scores == ["Big_Key": 1, "a__b": 3, "snake_case": 4, "snakeCase": 5])
+    }
+
+    struct MovedDocV2: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = MovedDocV1
+        typealias VersionSpec = MetadataVersionSpec
+        var a: Int
+        init(from old: MovedDocV1) { a = old.a }
+    }
+
+    struct MovedDocV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var a: Int
+    }
+
+    @Test("A newer document is read only where this build's own spec keeps the version")
+    func newerDocumentAtAnotherSpecsPlace() throws {
+        let document = #"{"version":3,"_metadata":{"versionReadableFrom":2,"versionWritableFrom":2},"a":5}"#
+        #expect(throws: VersionedDecodingError.self) {
+            try JSONDecoder().decode(Versioned<MovedDocV2>.self, from: Data(document.utf8))
+        }
+    }
+
+    @Test("A root dictionary read from a newer document is written back as edited")
+    func rootDictionaryEditsOfNewerDocument() throws {
+        let document = #"{"version":4,"versionReadableFrom":3,"versionWritableFrom":3,"a":1,"b":2}"#
+        var read = try JSONDecoder().decode(Versioned<CountsV2>.self, from: Data(document.utf8))
+        #expect(read.isFromNewerVersion)
+        read.wrappedValue.counts["a"] = 100
+        read.wrappedValue.counts["b"] = nil
+        let object = try VersionPlacementTests.object(try JSONEncoder().encode(read))
+        #expect(object["a"] as? Int == 100)
+        #expect(object["b"] == nil)
+        #expect(object["version"] as? Int == 4)
+    }
+
+    @Test("A kept value nested past the limit, or one no kind of value holds, is a clear error")
+    func keptValuesThatCannotBeKept() throws {
+        let deep = String(repeating: #"{"a":"#, count: 300) + "1" + String(repeating: "}", count: 300)
+        let document = #"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","done":true,"x":"#
+        do {
+            _ = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: Data((document + deep + "}").utf8))
+            Issue.record("a kept value nested 300 deep was read")
+        } catch let DecodingError.dataCorrupted(context) {
+            #expect(context.debugDescription.contains("deep"))
+        }
+        do {
+            _ = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: Data((document + "1e400}").utf8))
+            Issue.record("a number no type holds was read")
+        } catch let DecodingError.dataCorrupted(context) {
+            #expect(context.debugDescription.contains("cannot keep"))
+        }
+    }
+
     @Test("The bare decode, decodeWithStoredVersion and decodeTransparently keep refusing a newer document")
     func bareDecodeRefuses() throws {
         let written = try JSONEncoder().encode(versioned: Chore(name: "a", done: false, due: nil))

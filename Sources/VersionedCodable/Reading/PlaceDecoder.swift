@@ -33,6 +33,9 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
     /// The real decoder at the object, for a dictionary that Swift's own decoding reads.
     let decoder: any Decoder
     let places: SpecPlace
+    /// Where the keys a type reads are noted, for a document newer than this build: a
+    /// dictionary read here reads them all.
+    var readKeys: ReadKeys? = nil
 
     var codingPath: [any CodingKey] { base.codingPath }
 
@@ -53,6 +56,7 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try base.decode(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if let dictionary = T.self as? any DictionaryAtPlace.Type {
+            readKeys?.all = true
             return try dictionary.decode(from: decoder, leavingOut: places) as! T
         }
         if isCodedSpecially(T.self) {

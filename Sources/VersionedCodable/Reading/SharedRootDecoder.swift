@@ -11,8 +11,13 @@
 internal final class SharedRootDecoder: Decoder {
     let base: any Decoder
     private var root: KeyedDecodingContainer<ForwardedKey>?
+    /// The layout of the spec that found the version.
+    var layout = SpecLayout.atRoot
+    /// Whether the document may name the older builds that may read it (see
+    /// ``VersionChain/mayNameOlderBuilds(version:)``): then those keys are the spec's.
+    var namesOlderBuilds = false
     /// The root object of the spec that found the version, for the views of the root.
-    var places = SpecLayout.atRoot.root
+    var places: SpecPlace { namesOlderBuilds ? layout.root : layout.undeclaredRoot }
     /// The version read from the document, kept here so that the frame of the versioned
     /// decode that nested parts recurse through need not hold it twice.
     @usableFromInline
@@ -60,7 +65,12 @@ internal final class SharedRootDecoder: Decoder {
 
     @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        PlaceSingleValueDecodingContainer(base: try base.singleValueContainer(), decoder: base, places: places)
+        PlaceSingleValueDecodingContainer(
+            base: try base.singleValueContainer(),
+            decoder: base,
+            places: places,
+            readKeys: readKeys
+        )
     }
 }
 

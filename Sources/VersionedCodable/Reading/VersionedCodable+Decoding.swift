@@ -67,9 +67,13 @@ extension VersionedCodable {
         let chain = VersionChain(for: Self.self)
         shared.storedVersion = try readStoredVersion(from: shared, chain: chain)
         shared.versionWasRead = true
+        shared.namesOlderBuilds = chain.mayNameOlderBuilds(version: shared.storedVersion)
         if chain.problem != nil || !chain.contains(version: shared.storedVersion) {
+            // A newer document is read only where this type's own spec keeps the version: it
+            // is written back there.
             if readingNewer, chain.problem == nil, let stored = shared.storedVersion, let newest = version,
-                stored > newest, let declared = try readDeclaration(from: shared, chain: chain),
+                stored > newest, shared.layout === VersionSpec.layout(versions: chain.versions),
+                let declared = try readDeclaration(from: shared),
                 declared.readableFrom <= newest
             {
                 shared.newer = (stored, declared.readableFrom, declared.writableFrom)
@@ -105,10 +109,9 @@ extension VersionedCodable {
 
     /// The oldest versions that the document says may read and write it, if it says.
     private static func readDeclaration(
-        from shared: SharedRootDecoder,
-        chain: VersionChain
+        from shared: SharedRootDecoder
     ) throws -> (readableFrom: Int, writableFrom: Int)? {
-        guard let declaration = VersionSpec.layout(versions: chain.versions).declaration,
+        guard let declaration = shared.layout.declaration,
             let object = try SpecLayout.object(at: declaration.path, in: shared.sharedRoot()),
             let readable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: declaration.readable))
         else {
@@ -119,18 +122,13 @@ extension VersionedCodable {
     }
 
     /// Reads the version at the places of `Self`'s spec, or, when it finds none there, of the
-    /// older versions' specs, and gives `decoder` the places of the spec that found it: with
-    /// the keys that name older builds only where a document of that version may have them.
+    /// older versions' specs, and gives `decoder` the layout of the spec that found it.
     static func readStoredVersion(from decoder: SharedRootDecoder, chain: VersionChain) throws -> Int? {
-        func found(_ version: Int?, by layout: SpecLayout) -> Int? {
-            decoder.places = chain.mayNameOlderBuilds(version: version) ? layout.root : layout.undeclaredRoot
-            return version
-        }
         let root = try decoder.sharedRoot()
         if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self,
             let version = try root.decodeIfPresent(Int.self, forKey: rootVersionKey)
         {
-            return found(version, by: .atRoot)
+            return version
         }
         for spec in chain.specs {
             let layout = spec.layout(versions: chain.versions)
@@ -138,10 +136,12 @@ extension VersionedCodable {
                 throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(spec, reason: problem))
             }
             if let version = try layout.readVersion(from: root) {
-                return found(version, by: layout)
+                decoder.layout = layout
+                return version
             }
         }
-        return found(nil, by: VersionSpec.layout(versions: chain.versions))
+        decoder.layout = VersionSpec.layout(versions: chain.versions)
+        return nil
     }
 
     /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates

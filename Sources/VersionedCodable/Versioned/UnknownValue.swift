@@ -39,13 +39,13 @@ indirect enum UnknownValue: Codable, Sendable {
             }
         } else if let value = try? single.decode(Bool.self) {
             self = .bool(value)
-        } else if let object = try? decoder.container(keyedBy: PathKey.self) {
-            var fields: [String: UnknownValue] = [:]
-            for key in object.allKeys {
-                fields[key.stringValue] = try object.decode(UnknownValue.self, forKey: key)
-            }
-            self = .object(fields)
+        } else if (try? decoder.container(keyedBy: PathKey.self)) != nil {
+            // Read as a `[String: …]`, whose keys the coders leave as they are under a key
+            // strategy, and written back the same way.
+            try Self.checkDepth(of: decoder)
+            self = .object(try single.decode([String: UnknownValue].self))
         } else if var array = try? decoder.unkeyedContainer() {
+            try Self.checkDepth(of: decoder)
             var elements: [UnknownValue] = []
             while !array.isAtEnd {
                 elements.append(try array.decode(UnknownValue.self))
@@ -53,18 +53,34 @@ indirect enum UnknownValue: Codable, Sendable {
             self = .array(elements)
         } else if let value = try? single.decode(Date.self) {
             self = .date(value)
+        } else if let value = try? single.decode(Data.self) {
+            self = .data(value)
         } else {
-            self = .data(try single.decode(Data.self))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "A field this build does not know holds a value it cannot keep to write back: "
+                        + "a number beyond Int64, UInt64 and Double, or a kind of value the coder does not name."
+                )
+            )
+        }
+    }
+
+    /// Kept values nest no deeper than versioned parts may: a value nested without limit would
+    /// cost the coder time for every level, and the stack a frame.
+    private static func checkDepth(of decoder: any Decoder) throws {
+        let codingPath = decoder.codingPath
+        if codingPath.count > maximumVersionedPartDepth {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: codingPath, debugDescription: tooDeepDescription)
+            )
         }
     }
 
     func encode(to encoder: any Encoder) throws {
         switch self {
         case .object(let fields):
-            var container = encoder.container(keyedBy: PathKey.self)
-            for (key, value) in fields {
-                try container.encode(value, forKey: PathKey(key))
-            }
+            try encodeSingle(fields, to: encoder)
         case .array(let elements):
             var container = encoder.unkeyedContainer()
             for element in elements {

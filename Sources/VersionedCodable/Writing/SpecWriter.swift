@@ -197,7 +197,9 @@ final class SpecWriter: Encoder {
             }
         }
         if place === layout.root {
-            entries += unknownFields.map { ($0.key, .value($0.value)) }
+            // First, so that the spec's own values win where a key strategy makes a kept key
+            // one of them ("Version" under `.convertToSnakeCase`).
+            entries = unknownFields.map { ($0.key, .value($0.value)) } + entries
         }
         return entries
     }
