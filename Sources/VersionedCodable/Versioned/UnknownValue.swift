@@ -16,6 +16,12 @@ indirect enum UnknownValue: Codable, Sendable {
     case object([String: UnknownValue])
 
     init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, nested: false)
+    }
+
+    /// Reads a kept value; one `nested` in another kept value checks its depth first if it is
+    /// an object or an array.
+    private init(from decoder: any Decoder, nested: Bool) throws {
         // Each kind that a value is not costs the coder an error to say so, so the kinds are
         // tried from the most common: a string, a number, a bool, then an object or an array;
         // a property list's date or data last, since JSON has neither.
@@ -42,13 +48,13 @@ indirect enum UnknownValue: Codable, Sendable {
         } else if (try? decoder.container(keyedBy: PathKey.self)) != nil {
             // Read as a `[String: …]`, whose keys the coders leave as they are under a key
             // strategy, and written back the same way.
-            try Self.checkDepth(of: decoder)
-            self = .object(try single.decode([String: UnknownValue].self))
+            try Self.checkDepth(of: decoder, nested: nested)
+            self = .object(try single.decode([String: Nested].self).mapValues(\.value))
         } else if var array = try? decoder.unkeyedContainer() {
-            try Self.checkDepth(of: decoder)
+            try Self.checkDepth(of: decoder, nested: nested)
             var elements: [UnknownValue] = []
             while !array.isAtEnd {
-                elements.append(try array.decode(UnknownValue.self))
+                elements.append(try array.decode(Nested.self).value)
             }
             self = .array(elements)
         } else if let value = try? single.decode(Date.self) {
@@ -68,13 +74,22 @@ indirect enum UnknownValue: Codable, Sendable {
 
     /// Kept values nest no deeper than versioned parts may: a value nested without limit would
     /// cost the coder time for every level, and the stack a frame.
-    private static func checkDepth(of decoder: any Decoder) throws {
+    private static func checkDepth(of decoder: any Decoder, nested: Bool) throws {
+        guard nested else {
+            return
+        }
         let codingPath = decoder.codingPath
         if codingPath.count > maximumVersionedPartDepth {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: codingPath, debugDescription: tooDeepDescription)
             )
         }
+    }
+
+    /// A value inside a kept object or array.
+    private struct Nested: Decodable {
+        let value: UnknownValue
+        init(from decoder: any Decoder) throws { value = try UnknownValue(from: decoder, nested: true) }
     }
 
     func encode(to encoder: any Encoder) throws {
