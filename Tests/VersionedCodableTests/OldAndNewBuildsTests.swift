@@ -299,6 +299,17 @@ struct OldAndNewBuildsTests {
         #expect(object["version"] as? Int == 4)
     }
 
+    @Test("A type that forwards its root to another cannot say what it read, so a newer document is too new for it")
+    func forwardedRootRefusesNewerDocument() throws {
+        typealias Forwarding = WritingRulesTests.Wrapper<WritingRulesTests.OptionalMetadata>
+        let document = #"{"_metadata":{"version":3,"versionReadableFrom":2,"versionWritableFrom":2},"name":"n","x":1}"#
+        #expect(throws: VersionedDecodingError.documentVersionTooNew(found: 3, newest: Forwarding.self)) {
+            try JSONDecoder().decode(Versioned<Forwarding>.self, from: Data(document.utf8))
+        }
+        let current = #"{"_metadata":{"version":2},"name":"n"}"#
+        #expect(try JSONDecoder().decode(versioned: Forwarding.self, from: Data(current.utf8)).inner.name == "n")
+    }
+
     @Test("A kept value nested past the limit, or one no kind of value holds, is a clear error")
     func keptValuesThatCannotBeKept() throws {
         let deep = String(repeating: #"{"a":"#, count: 300) + "1" + String(repeating: "}", count: 300)

@@ -62,6 +62,7 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
         if isCodedSpecially(T.self) {
             return try base.decode(type)
         }
+        readKeys?.forwarded = true
         return try T(from: PlaceDecoder(base: decoder, places: places))
     }
 }

@@ -320,4 +320,6 @@ final class ReadKeys {
     var keys: [String] = []
     /// Whether the type listed the keys, and so read them all.
     var all = false
+    /// Whether the type forwarded its root to another type, whose keys are not noted.
+    var forwarded = false
 }

@@ -90,6 +90,11 @@ extension VersionedCodable {
         let read = ReadKeys()
         shared.readKeys = read
         let value = try Self(from: shared)
+        let (stored, readable, writable) = shared.newer!
+        if read.forwarded {
+            // What the forwarded type read is not known, so what to keep is not either.
+            throw VersionedDecodingError.documentVersionTooNew(found: stored, newest: Self.self)
+        }
         var unknown: [(key: String, value: UnknownValue)] = []
         let root = try shared.sharedRoot()
         for key in root.allKeys where !read.all && !read.keys.contains(key.stringValue) {
@@ -97,7 +102,6 @@ extension VersionedCodable {
                 unknown.append((key.stringValue, try root.decode(UnknownValue.self, forKey: key)))
             }
         }
-        let (stored, readable, writable) = shared.newer!
         let newer = NewerDocument(
             storedVersion: stored,
             readableFrom: readable,

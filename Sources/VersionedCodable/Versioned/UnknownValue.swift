@@ -72,16 +72,19 @@ indirect enum UnknownValue: Codable, Sendable {
         }
     }
 
-    /// Kept values nest no deeper than versioned parts may: a value nested without limit would
-    /// cost the coder time for every level, and the stack a frame.
+    /// Kept values nest no deeper in the document than versioned parts may: a value nested
+    /// without limit would cost the coder time for every level, and the stack a frame.
     private static func checkDepth(of decoder: any Decoder, nested: Bool) throws {
         guard nested else {
             return
         }
         let codingPath = decoder.codingPath
         if codingPath.count > maximumVersionedPartDepth {
+            let description =
+                "A field this build does not know nests more than \(maximumVersionedPartDepth) keys and indexes "
+                + "deep in the document, counted from its root: it is not kept to be written back."
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: codingPath, debugDescription: tooDeepDescription)
+                DecodingError.Context(codingPath: codingPath, debugDescription: description)
             )
         }
     }
