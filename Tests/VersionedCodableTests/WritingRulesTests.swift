@@ -136,6 +136,23 @@ struct WritingRulesTests {
         #expect(try JSONDecoder().decode(versioned: Plain.self, from: JSONEncoder().encode(versioned: value)) == value)
     }
 
+    struct ListedMetadata: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: Listing
+        var name: String
+    }
+
+    @Test("A type that lists the keys of the spec's object below the root does not see the spec's")
+    func listedMetadataKeys() throws {
+        let value = ListedMetadata(_metadata: Listing(a: 1), name: "n")
+        #expect(
+            try JSONDecoder().decode(versioned: ListedMetadata.self, from: JSONEncoder().encode(versioned: value))
+                == value
+        )
+    }
+
     /// Has an optional field where `ConstantSpec` writes its constant.
     struct OptionalSchema: VersionedCodable, Equatable {
         static let version: Int? = 7

@@ -127,8 +127,8 @@ struct PlaceDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 }
 
 /// Decodes a `T` at `key`, an object where the spec writes: a dictionary without what the
-/// spec wrote, an object with places further down through a ``PlaceDecoder``, and anything else
-/// as it is.
+/// spec wrote, the coder's specially coded values as they are, and anything else through a
+/// ``PlaceDecoder``, so that a type that lists the object's keys does not see the spec's.
 func decodeAtPlace<T: Decodable, Key: CodingKey>(
     _ type: T.Type,
     _ places: SpecPlace,
@@ -138,7 +138,7 @@ func decodeAtPlace<T: Decodable, Key: CodingKey>(
     if let dictionary = T.self as? any DictionaryAtPlace.Type {
         return try dictionary.decode(from: container.superDecoder(forKey: key), leavingOut: places) as! T
     }
-    if !places.hasObjects || isCodedSpecially(T.self) {
+    if isCodedSpecially(T.self) {
         return try container.decode(type, forKey: key)
     }
     return try T(from: PlaceDecoder(base: try container.superDecoder(forKey: key), places: places))
