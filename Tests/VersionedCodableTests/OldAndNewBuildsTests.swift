@@ -205,6 +205,7 @@ struct OldAndNewBuildsTests {
             #""huge":1.7976931348623157e+308"#, #""text":"a \"quoted\" é""#, #""none":null"#,
             #""flag":true"#, #""empty":{}"#, #""list":[1,"two",null,{"x":[[]]}]"#,
             #""pi":3.14159265358979323846"#, #""beyond":123456789012345678901234567890"#,
+            #""half":9007199254740993.5"#,
         ]
         let document = Data(
             (#"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"a","done":false,"#

@@ -30,7 +30,11 @@ indirect enum UnknownValue: Codable, Sendable {
             self = .null
         } else if let value = try? single.decode(String.self) {
             self = .string(value)
-        } else if let value = try? single.decode(Int.self) {
+        } else if let value = try? single.decode(Int.self),
+            (try? single.decode(Decimal.self)).map({ $0 == Decimal(value) }) ?? true
+        {
+            // An integer, unless the coder rounded a fraction to make one (JSON's
+            // 9007199254740993.5), which the `Decimal` keeps.
             self = .integer(value)
         } else if let value = try? single.decode(Double.self) {
             // A whole number above `Int.max` is kept exactly where it fits `UInt64`; the
