@@ -153,6 +153,23 @@ struct WritingRulesTests {
         )
     }
 
+    struct UnnumberedMetadata: VersionedCodable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: Listing
+    }
+
+    @Test("A missing object where the spec writes is the decoder's keyNotFound, as in a plain decode")
+    func missingMetadataIsKeyNotFound() throws {
+        do {
+            _ = try JSONDecoder().decode(versioned: UnnumberedMetadata.self, from: Data(#"{"name":"n"}"#.utf8))
+            Issue.record("a document without _metadata was read")
+        } catch DecodingError.keyNotFound(let key, _) {
+            #expect(key.stringValue == "_metadata")
+        }
+    }
+
     /// Has an optional field where `ConstantSpec` writes its constant.
     struct OptionalSchema: VersionedCodable, Equatable {
         static let version: Int? = 7

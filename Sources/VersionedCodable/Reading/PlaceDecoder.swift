@@ -138,7 +138,8 @@ func decodeAtPlace<T: Decodable, Key: CodingKey>(
     if let dictionary = T.self as? any DictionaryAtPlace.Type {
         return try dictionary.decode(from: container.superDecoder(forKey: key), leavingOut: places) as! T
     }
-    if isCodedSpecially(T.self) {
+    // A missing key is the container's error to give: its super decoder would read it as `null`.
+    if isCodedSpecially(T.self) || !container.contains(key) {
         return try container.decode(type, forKey: key)
     }
     return try T(from: PlaceDecoder(base: try container.superDecoder(forKey: key), places: places))
