@@ -4,7 +4,7 @@ extension VersionedCodable {
     ///
     /// Read from the encoder object once, rather than from the encoder each value is written
     /// to, whose `userInfo` Foundation's coders convert on every read. The root needs no depth
-    /// check, and no enclosing versioned value can share its object.
+    /// check: the first versioned part inside the document starts counting.
     func encodeVersionedAtRoot(to encoder: any Encoder, versionsToWrite: VersionsToWrite?) throws {
         guard let requested = versionsToWrite?.version(for: Self.self), requested != Self.version else {
             return try Self.write(self, asVersion: Self.version, to: encoder, atRoot: true)
