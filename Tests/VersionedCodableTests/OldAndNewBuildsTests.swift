@@ -311,6 +311,37 @@ struct OldAndNewBuildsTests {
         #expect(try JSONDecoder().decode(versioned: Forwarding.self, from: Data(current.utf8)).inner.name == "n")
     }
 
+    /// Reads a legacy form of its root if there is one, and its keys otherwise.
+    struct FallingBack: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        var name: String
+        init(name: String) { self.name = name }
+        enum CodingKeys: String, CodingKey { case name }
+        init(from decoder: any Decoder) throws {
+            if let legacy = try? decoder.singleValueContainer().decode([String].self) {
+                name = legacy.joined()
+                return
+            }
+            if let counts = try? decoder.singleValueContainer().decode([String: [Int]].self) {
+                name = counts.keys.joined()
+                return
+            }
+            name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+        }
+    }
+
+    @Test("A type that tries another form of its root and falls back to its keys keeps a newer document's fields")
+    func fallbackReaderKeepsFields() throws {
+        let document = #"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","extra":1}"#
+        var read = try JSONDecoder().decode(Versioned<FallingBack>.self, from: Data(document.utf8))
+        read.wrappedValue.name = "edited"
+        let object = try VersionPlacementTests.object(try JSONEncoder().encode(read))
+        #expect(object["name"] as? String == "edited")
+        #expect(object["extra"] as? Int == 1)
+        #expect(object["version"] as? Int == 3)
+    }
+
     @Test("A kept value nested past the limit, or one no kind of value holds, is a clear error")
     func keptValuesThatCannotBeKept() throws {
         let deep = String(repeating: #"{"a":"#, count: 300) + "1" + String(repeating: "}", count: 300)

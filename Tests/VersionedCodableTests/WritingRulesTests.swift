@@ -160,13 +160,26 @@ struct WritingRulesTests {
         var _metadata: Listing
     }
 
+    struct UnnumberedDictionary: VersionedCodable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: [String: String]
+    }
+
     @Test("A missing object where the spec writes is the decoder's keyNotFound, as in a plain decode")
     func missingMetadataIsKeyNotFound() throws {
-        do {
-            _ = try JSONDecoder().decode(versioned: UnnumberedMetadata.self, from: Data(#"{"name":"n"}"#.utf8))
-            Issue.record("a document without _metadata was read")
-        } catch DecodingError.keyNotFound(let key, _) {
-            #expect(key.stringValue == "_metadata")
+        let document = Data(#"{"name":"n"}"#.utf8)
+        for decode in [
+            { _ = try JSONDecoder().decode(versioned: UnnumberedMetadata.self, from: document) },
+            { _ = try JSONDecoder().decode(versioned: UnnumberedDictionary.self, from: document) },
+        ] {
+            do {
+                try decode()
+                Issue.record("a document without _metadata was read")
+            } catch DecodingError.keyNotFound(let key, _) {
+                #expect(key.stringValue == "_metadata")
+            }
         }
     }
 

@@ -55,15 +55,18 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try base.decode(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try base.decode(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        // What was read is noted once it is read: a type may try a form and fall back to keys.
         if let dictionary = T.self as? any DictionaryAtPlace.Type {
+            let value = try dictionary.decode(from: decoder, leavingOut: places) as! T
             readKeys?.all = true
-            return try dictionary.decode(from: decoder, leavingOut: places) as! T
+            return value
         }
         if isCodedSpecially(T.self) {
             return try base.decode(type)
         }
+        let value = try T(from: PlaceDecoder(base: decoder, places: places))
         readKeys?.forwarded = true
-        return try T(from: PlaceDecoder(base: decoder, places: places))
+        return value
     }
 }
 
@@ -135,12 +138,13 @@ func decodeAtPlace<T: Decodable, Key: CodingKey>(
     from container: KeyedDecodingContainer<Key>,
     forKey key: Key
 ) throws -> T {
+    // A missing key or `null` is the container's to answer, as in a plain decode: a super
+    // decoder would read either as an empty value.
+    if try isCodedSpecially(T.self) || !container.contains(key) || container.decodeNil(forKey: key) {
+        return try container.decode(type, forKey: key)
+    }
     if let dictionary = T.self as? any DictionaryAtPlace.Type {
         return try dictionary.decode(from: container.superDecoder(forKey: key), leavingOut: places) as! T
-    }
-    // A missing key is the container's error to give: its super decoder would read it as `null`.
-    if isCodedSpecially(T.self) || !container.contains(key) {
-        return try container.decode(type, forKey: key)
     }
     return try T(from: PlaceDecoder(base: try container.superDecoder(forKey: key), places: places))
 }

@@ -31,10 +31,10 @@ indirect enum UnknownValue: Codable, Sendable {
         } else if let value = try? single.decode(String.self) {
             self = .string(value)
         } else if let value = try? single.decode(Int.self),
-            (try? single.decode(Decimal.self)).map({ $0 == Decimal(value) }) ?? true
+            (try? single.decode(Decimal.self)).map({ $0.exponent >= 0 }) ?? true
         {
             // An integer, unless the coder rounded a fraction to make one (JSON's
-            // 9007199254740993.5), which the `Decimal` keeps.
+            // 9007199254740993.5), which the `Decimal` shows.
             self = .integer(value)
         } else if let value = try? single.decode(Double.self) {
             // A whole number above `Int.max` is kept exactly where it fits `UInt64`; the
@@ -52,10 +52,10 @@ indirect enum UnknownValue: Codable, Sendable {
         } else if (try? decoder.container(keyedBy: PathKey.self)) != nil {
             // Read as a `[String: …]`, whose keys the coders leave as they are under a key
             // strategy, and written back the same way.
-            try Self.checkDepth(of: decoder, nested: nested)
+            if nested { try Self.checkDepth(of: decoder) }
             self = .object(try single.decode([String: Nested].self).mapValues(\.value))
         } else if var array = try? decoder.unkeyedContainer() {
-            try Self.checkDepth(of: decoder, nested: nested)
+            if nested { try Self.checkDepth(of: decoder) }
             var elements: [UnknownValue] = []
             while !array.isAtEnd {
                 elements.append(try array.decode(Nested.self).value)
@@ -78,10 +78,7 @@ indirect enum UnknownValue: Codable, Sendable {
 
     /// Kept values nest no deeper in the document than versioned parts may: a value nested
     /// without limit would cost the coder time for every level, and the stack a frame.
-    private static func checkDepth(of decoder: any Decoder, nested: Bool) throws {
-        guard nested else {
-            return
-        }
+    private static func checkDepth(of decoder: any Decoder) throws {
         let codingPath = decoder.codingPath
         if codingPath.count > maximumVersionedPartDepth {
             let description =
