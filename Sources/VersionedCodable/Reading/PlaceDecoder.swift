@@ -55,18 +55,10 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try base.decode(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try base.decode(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        // What was read is noted once it is read: a type may try a form and fall back to keys.
-        if let dictionary = T.self as? any DictionaryAtPlace.Type {
-            let value = try dictionary.decode(from: decoder, leavingOut: places) as! T
-            readKeys?.all = true
-            return value
-        }
         if isCodedSpecially(T.self) {
             return try base.decode(type)
         }
-        let value = try T(from: PlaceDecoder(base: decoder, places: places))
-        readKeys?.forwarded = true
-        return value
+        return try decodeObject(type, places, from: decoder, readKeys: readKeys)
     }
 }
 
@@ -143,10 +135,27 @@ func decodeAtPlace<T: Decodable, Key: CodingKey>(
     if try isCodedSpecially(T.self) || !container.contains(key) || container.decodeNil(forKey: key) {
         return try container.decode(type, forKey: key)
     }
+    return try decodeObject(type, places, from: container.superDecoder(forKey: key))
+}
+
+/// Decodes a `T` from `decoder`, which stands at an object where the spec writes: a dictionary
+/// without what the spec wrote, anything else through a ``PlaceDecoder``. For a document newer
+/// than this build, what was read is noted in `readKeys` once it is read: a type may try one
+/// form and fall back to another.
+private func decodeObject<T: Decodable>(
+    _ type: T.Type,
+    _ places: SpecPlace,
+    from decoder: any Decoder,
+    readKeys: ReadKeys? = nil
+) throws -> T {
     if let dictionary = T.self as? any DictionaryAtPlace.Type {
-        return try dictionary.decode(from: container.superDecoder(forKey: key), leavingOut: places) as! T
+        let value = try dictionary.decode(from: decoder, leavingOut: places) as! T
+        readKeys?.all = true
+        return value
     }
-    return try T(from: PlaceDecoder(base: try container.superDecoder(forKey: key), places: places))
+    let value = try T(from: PlaceDecoder(base: decoder, places: places))
+    readKeys?.forwarded = true
+    return value
 }
 
 /// ``decodeAtPlace(_:_:from:forKey:)`` for an optional property: a missing key or `null` is
