@@ -91,19 +91,19 @@ final class SpecWriter: Encoder {
         if let role = place.role(of: key) {
             return role
         }
-        guard olderBuilds != nil, let declaration = layout.declaration, declaration.path == place.path,
-            key == declaration.readable || key == declaration.writable
-        else {
-            return nil
-        }
-        return .value
+        return declarationKeys(at: place).contains(key) ? .value : nil
     }
 
     private func canWriteDeclaration<Key: CodingKey>(at place: SpecPlace, with key: Key.Type) -> Bool {
+        declarationKeys(at: place).contains { Key(stringValue: $0) != nil }
+    }
+
+    /// The keys at `place` that name the older builds, when this encode writes them there.
+    private func declarationKeys(at place: SpecPlace) -> [String] {
         guard olderBuilds != nil, let declaration = layout.declaration, declaration.path == place.path else {
-            return false
+            return []
         }
-        return Key(stringValue: declaration.readable) != nil || Key(stringValue: declaration.writable) != nil
+        return [declaration.readable, declaration.writable]
     }
 
     /// Notes the first finding; the encode throws it once the type is done.
