@@ -15,24 +15,15 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var base: KeyedEncodingContainer<PathKey>
     let place: SpecPlace
     let writer: SpecWriter
-    /// Whether the container writes a dictionary's entries (Swift's own encoding of a
-    /// dictionary, called by the type itself), where nothing mirrors the version: an entry
-    /// under a key the spec writes would be lost.
-    let writesEntries: Bool
-
-    init(base: KeyedEncodingContainer<PathKey>, place: SpecPlace, writer: SpecWriter) {
-        self.base = base
-        self.place = place
-        self.writer = writer
-        writesEntries = String(reflecting: Key.self) == "Swift._DictionaryCodingKey"
-    }
 
     var codingPath: [any CodingKey] { base.codingPath }
 
-    /// The spec's role at `key`, with an entry there refused.
+    /// The spec's role at `key`, with an entry there refused: a container keyed by Swift's own
+    /// dictionary key type writes a dictionary's entries (its encoding called by the type
+    /// itself), where nothing mirrors the version and an entry under a spec key would be lost.
     private func role(of key: Key) throws -> SpecPlace.Role? {
         let role = writer.role(of: key.stringValue, at: place)
-        if role != nil, writesEntries {
+        if role != nil, String(reflecting: Key.self) == "Swift._DictionaryCodingKey" {
             throw writer.refuse(.entry(path: place.path + [key.stringValue]))
         }
         return role
