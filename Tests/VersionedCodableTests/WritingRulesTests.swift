@@ -88,17 +88,10 @@ struct WritingRulesTests {
         var a: Int
         init(a: Int) { self.a = a }
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: PathKey.self)
+            let container = try decoder.container(keyedBy: SharedRootDecoderTests.Tally.AnyKey.self)
             #expect(container.allKeys.map(\.stringValue) == ["a"])
-            a = try container.decode(Int.self, forKey: PathKey(stringValue: "a"))
+            a = try container.decode(Int.self, forKey: SharedRootDecoderTests.Tally.AnyKey(stringValue: "a"))
         }
-    }
-
-    struct PathKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 
     @Test(
