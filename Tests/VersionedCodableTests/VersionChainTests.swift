@@ -154,16 +154,11 @@ struct VersionChainTests {
             Issue.record("expected invalidVersionChain, got \(String(describing: error))")
             return
         }
-        #expect(
-            problem
-                == .unsupportedSpec(
-                    ForgetfulSpec.self,
-                    reason: "does not write the version as an integer in keyed objects"
-                )
-        )
+        #expect(problem == .versionNotReadBack(ForgetfulNote.self, readAs: nil))
         #expect(
             "\(problem)"
-                == "ForgetfulSpec cannot hold a version: it does not write the version as an integer in keyed objects."
+                == "ForgetfulNote writes version 2 through ForgetfulSpec, but a document holding it reads back as "
+                + "version nil; keyPathToVersion must lead to the value init(withVersion:) sets."
         )
         // Decoding does not pay for the check: the chain itself is sound.
         #expect(VersionChain(for: ForgetfulNote.self).problem == nil)

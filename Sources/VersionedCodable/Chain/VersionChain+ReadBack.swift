@@ -6,6 +6,9 @@ extension VersionChain {
     /// a document, and must give the type's version.
     func versionNotReadBack() -> VersionChainProblem? {
         for type in types {
+            if let problem = recordingProblem(type) {
+                return problem
+            }
             let read = readBack(type, as: newest)
             if read != type.version {
                 return .versionNotReadBack(type, readAs: read)
@@ -25,4 +28,14 @@ private func readBack<Written: VersionedCodable, Newest: VersionedCodable>(
         return nil
     }
     return (try? JSONDecoder().storedVersion(of: Newest.self, from: header)) ?? nil
+}
+
+/// Why what `type`'s spec writes for its version cannot be merged into a document, if it cannot.
+private func recordingProblem<Written: VersionedCodable>(_ type: Written.Type) -> VersionChainProblem? {
+    do {
+        _ = try SpecRecorder.record(Written.VersionSpec(withVersion: Written.version), userInfo: [:])
+    } catch let error as SpecRecordingError {
+        return .unsupportedSpec(Written.VersionSpec.self, reason: error.description)
+    } catch {}
+    return nil
 }

@@ -130,7 +130,7 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``VersionedDecodingError/invalidVersionChain(_:)`` describing the problem.
     public func validate() throws {
-        if let problem = problem ?? specProblem() ?? versionNotReadBack() {
+        if let problem = problem ?? versionNotReadBack() {
             throw VersionedDecodingError.invalidVersionChain(problem)
         }
     }
@@ -173,16 +173,6 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     }
 
     static let cache = TypeKeyedCache<VersionChain>()
-
-    /// The first spec of the chain that cannot hold a version.
-    private func specProblem() -> VersionChainProblem? {
-        for spec in specs {
-            if let reason = spec.layout(versions: versions).problem {
-                return .unsupportedSpec(spec, reason: reason)
-            }
-        }
-        return nil
-    }
 }
 
 // `@unchecked` because metatypes are not `Sendable` to the compiler; they are immutable and safe

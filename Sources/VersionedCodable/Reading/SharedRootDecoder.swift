@@ -11,13 +11,11 @@
 internal final class SharedRootDecoder: Decoder {
     let base: any Decoder
     private var root: KeyedDecodingContainer<ForwardedKey>?
-    /// The layout of the spec that found the version.
-    var layout = SpecLayout.atRoot
-    /// Whether the document may name the older builds that may read it (see
-    /// ``VersionChain/mayNameOlderBuilds(version:)``): then those keys are the spec's.
-    var namesOlderBuilds = false
-    /// The root object of the spec that found the version, for the views of the root.
-    var places: SpecPlace { namesOlderBuilds ? layout.root : layout.undeclaredRoot }
+    /// What the spec read in this document, hidden from the type where it lists keys; nothing
+    /// while the spec itself reads.
+    var places = SpecPlace.nothing
+    /// Whether the version was read by the requested type's own spec, rather than an older one.
+    var foundByOwnSpec = true
     /// The version read from the document, kept here so that the frame of the versioned
     /// decode that nested parts recurse through need not hold it twice.
     @usableFromInline

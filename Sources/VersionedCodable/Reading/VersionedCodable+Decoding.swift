@@ -65,21 +65,28 @@ extension VersionedCodable {
             )
         }
         let chain = VersionChain(for: Self.self)
-        shared.storedVersion = try readStoredVersion(from: shared, chain: chain)
+        let storedVersion = try readStoredVersion(from: shared, chain: chain)
+        shared.storedVersion = storedVersion
         shared.versionWasRead = true
-        shared.namesOlderBuilds = chain.mayNameOlderBuilds(version: shared.storedVersion)
-        if chain.problem != nil || !chain.contains(version: shared.storedVersion) {
+        if chain.mayNameOlderBuilds(version: storedVersion) {
+            if shared.places === SpecPlace.versionAtRoot {
+                shared.places = .versionAtRootNamingOlderBuilds
+            } else {
+                shared.places.addingOlderBuildsKeys(beside: storedVersion)
+            }
+        }
+        if chain.problem != nil || !chain.contains(version: storedVersion) {
             // A newer document is read only where this type's own spec keeps the version: it
             // is written back there.
-            if readingNewer, chain.problem == nil, let stored = shared.storedVersion, let newest = version,
-                stored > newest, shared.layout === VersionSpec.layout(versions: chain.versions),
+            if readingNewer, chain.problem == nil, let stored = storedVersion, let newest = version,
+                stored > newest, shared.foundByOwnSpec,
                 let declared = try readDeclaration(from: shared),
                 declared.readableFrom <= newest
             {
                 shared.newer = (stored, declared.readableFrom, declared.writableFrom)
                 return
             }
-            try chain.checkCanDecode(storedVersion: shared.storedVersion)
+            try chain.checkCanDecode(storedVersion: storedVersion)
         }
     }
 
@@ -111,41 +118,73 @@ extension VersionedCodable {
         return Versioned(decoded: value, storedVersion: stored, newer: newer)
     }
 
-    /// The oldest versions that the document says may read and write it, if it says.
+    /// The oldest versions that the document says may read and write it, if it says: beside
+    /// the integer the spec read as the version.
     private static func readDeclaration(
         from shared: SharedRootDecoder
     ) throws -> (readableFrom: Int, writableFrom: Int)? {
-        guard let declaration = shared.layout.declaration,
-            let object = try SpecLayout.object(at: declaration.path, in: shared.sharedRoot()),
-            let readable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: declaration.readable))
+        let stored = shared.storedVersion!
+        let places = shared.places
+        guard
+            let path = places === SpecPlace.versionAtRootNamingOlderBuilds
+                ? ["version"] : places.integerPaths(equalTo: stored).first,
+            let object = try object(at: path.dropLast(), in: shared.sharedRoot())
         else {
             return nil
         }
-        let writable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: declaration.writable))
-        return (readable, writable ?? shared.storedVersion!)
+        let keys = declarationKeys(besideVersionKey: path.last!)
+        guard let readable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: keys.readable))
+        else {
+            return nil
+        }
+        let writable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: keys.writable))
+        return (readable, writable ?? stored)
     }
 
-    /// Reads the version at the places of `Self`'s spec, or, when it finds none there, of the
-    /// older versions' specs, and gives `decoder` the layout of the spec that found it.
-    static func readStoredVersion(from decoder: SharedRootDecoder, chain: VersionChain) throws -> Int? {
-        let root = try decoder.sharedRoot()
-        if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self,
-            let version = try root.decodeIfPresent(Int.self, forKey: rootVersionKey)
-        {
+    /// The object at `path` below `root`, or `nil` when a key on the way is missing or `null`.
+    private static func object(
+        at path: some Collection<String>,
+        in root: KeyedDecodingContainer<ForwardedKey>
+    ) throws -> KeyedDecodingContainer<ForwardedKey>? {
+        var container = root
+        for key in path {
+            let key = ForwardedKey(stringValue: key)
+            guard container.contains(key), try !container.decodeNil(forKey: key) else {
+                return nil
+            }
+            container = try container.nestedContainer(keyedBy: ForwardedKey.self, forKey: key)
+        }
+        return container
+    }
+
+    /// Reads the version as the specs of the chain read it from this document, and gives
+    /// `shared` the place of the spec that read it.
+    ///
+    /// `Self`'s own spec is asked first, as in VersionedCodable 1.2. When it reads no version,
+    /// or throws, the specs of older versions that keep the version elsewhere are asked, newest
+    /// first, so that every document a version of the chain wrote reads back; the first that
+    /// reads a version decides. When none does, what `Self`'s spec read stands: no version, or
+    /// its error.
+    static func readStoredVersion(from shared: SharedRootDecoder, chain: VersionChain) throws -> Int? {
+        let template = version ?? chain.versions.lazy.compactMap { $0 }.first
+        guard chain.specs.count > 1 else {
+            let (version, place) = try VersionSpec.readVersion(from: shared, template: template)
+            shared.places = place
             return version
         }
+        var own: Result<(Int?, SpecPlace), any Error>?
         for spec in chain.specs {
-            let layout = spec.layout(versions: chain.versions)
-            if let problem = layout.problem {
-                throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(spec, reason: problem))
-            }
-            if let version = try layout.readVersion(from: root) {
-                decoder.layout = layout
+            let read = Result { try spec.readVersion(from: shared, template: template) }
+            if case .success((let version?, let place)) = read {
+                shared.places = place
+                shared.foundByOwnSpec = spec == VersionSpec.self
                 return version
             }
+            own = own ?? read
         }
-        decoder.layout = VersionSpec.layout(versions: chain.versions)
-        return nil
+        let (version, place) = try own!.get()
+        shared.places = place
+        return version
     }
 
     /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates
@@ -231,12 +270,6 @@ func describePath(_ path: [any CodingKey]) -> String {
         }
     }
     return text.isEmpty ? "the root" : text
-}
-
-extension VersionPathSpec {
-    static func layout(versions: [Int?]) -> SpecLayout {
-        SpecLayout.of(Self.self, versions: versions)
-    }
 }
 
 /// Reads only the version a document is stored with, the way a versioned decode of `Value`

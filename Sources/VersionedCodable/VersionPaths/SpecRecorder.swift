@@ -1,155 +1,115 @@
 import Foundation
 
-/// An object a spec wrote: its keys in the order written, each holding a value or an object.
-final class RecordedObject {
-    enum Entry {
-        case value(any Encodable)
-        case object(RecordedObject)
-    }
-
-    private(set) var entries: [(key: String, entry: Entry)] = []
-    /// Whether a keyed container was opened here: the value written here is an object.
-    var opened = false
-
-    func set(_ key: String, _ entry: Entry) {
-        if let index = entries.firstIndex(where: { $0.key == key }) {
-            entries[index].entry = entry
-        } else {
-            entries.append((key, entry))
-        }
-    }
-
-    func object(at key: String) -> RecordedObject {
-        if case .object(let existing)? = entries.first(where: { $0.key == key })?.entry {
-            return existing
-        }
-        let made = RecordedObject()
-        made.opened = true
-        set(key, .object(made))
-        return made
-    }
-
-    func entry(_ key: String) -> Entry? {
-        entries.first { $0.key == key }?.entry
-    }
-
-    /// The object at `path` below this one, if the spec wrote one there.
-    func object(atPath path: [String]) -> RecordedObject? {
-        var object = self
-        for key in path {
-            guard case .object(let child)? = object.entry(key) else {
-                return nil
-            }
-            object = child
-        }
-        return object
-    }
-
-    /// Whether anything but empty objects is written here.
-    var hasValues: Bool {
-        entries.contains {
-            if case .object(let child) = $0.entry { return child.hasValues }
-            return true
-        }
-    }
-}
-
-/// Records what a ``VersionPathSpec`` writes: keyed objects are followed, everything else is
-/// kept as the value it is, so that the real coder writes it later with its own strategies.
+/// Records what a ``VersionPathSpec`` writes for one encode: keyed objects are followed, and
+/// everything else is kept as the value it is, so that the real coder writes it later, merged
+/// into what the type writes, with its own strategies.
 ///
-/// A spec's objects may nest ``maximumDepth`` deep; a spec that goes deeper is refused rather
-/// than followed, so that a spec cannot make the library recurse without end.
+/// The spec's encoding runs once per encode, with the encoder's `userInfo`, so what is merged
+/// is exactly what the spec writes this time, whatever it depends on.
 struct SpecRecorder: Encoder {
-    /// How deep a spec may nest objects.
-    static let maximumDepth = 32
-
-    /// What recording found that it cannot record: objects too deep, or an array written piece
-    /// by piece.
+    /// What the spec wrote that cannot be merged into a type's object: a single value or an
+    /// array at its root, or an array written piece by piece.
     final class Problems {
         var found: String?
     }
 
-    let slot: RecordedObject?
-    let depth: Int
+    /// How deep a spec may nest objects: as deep as JSON's reader reads. A spec that goes deeper
+    /// is refused rather than followed, so that it cannot make the library recurse without end.
+    static let maximumDepth = 512
+
+    let slot: SpecPlace
     let problems: Problems
     let userInfo: [CodingUserInfoKey: Any]
     var codingPath: [any CodingKey] { [] }
 
     /// Records what `spec` writes at the root of a document.
-    static func record(_ spec: some Encodable, userInfo: [CodingUserInfoKey: Any] = [:]) throws -> RecordedObject {
-        let root = RecordedObject()
+    static func record(_ spec: some Encodable, userInfo: [CodingUserInfoKey: Any]) throws -> SpecPlace {
+        let root = SpecPlace(path: [])
         let problems = Problems()
-        try spec.encode(to: SpecRecorder(slot: root, depth: 0, problems: problems, userInfo: userInfo))
+        try spec.encode(to: SpecRecorder(slot: root, problems: problems, userInfo: userInfo))
         if let found = problems.found {
-            throw SpecLayoutError(found)
+            throw SpecRecordingError(description: found)
         }
         return root
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        guard depth <= Self.maximumDepth else {
-            problems.found = "nests objects more than \(Self.maximumDepth) deep"
-            return KeyedEncodingContainer(RecordingContainer<Key>(object: nil, depth: depth, recorder: self))
-        }
-        slot?.opened = true
-        return KeyedEncodingContainer(RecordingContainer<Key>(object: slot, depth: depth, recorder: self))
+        slot.opened = true
+        return KeyedEncodingContainer(RecordingContainer<Key>(object: slot, recorder: self))
     }
 
-    func unkeyedContainer() -> any UnkeyedEncodingContainer { DiscardingContainer() }
-    func singleValueContainer() -> any SingleValueEncodingContainer { DiscardingContainer() }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if slot.path.isEmpty {
+            problems.found = "writes an array at the root of the document"
+        }
+        return DiscardingContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleValueRecorder(recorder: self)
+    }
 
     /// What `value` writes at one place: an object, followed, or the value itself.
-    func entry<T: Encodable>(for value: T) throws -> RecordedObject.Entry {
+    func entry<T: Encodable>(for value: T, at key: String) throws -> SpecPlace.Entry {
         if isCodedSpecially(T.self) {
             return .value(value)
         }
-        let object = RecordedObject()
-        try value.encode(to: SpecRecorder(slot: object, depth: depth + 1, problems: problems, userInfo: userInfo))
+        let object = SpecPlace(path: slot.path + [key])
+        try value.encode(to: SpecRecorder(slot: object, problems: problems, userInfo: userInfo))
         return object.opened ? .object(object) : .value(value)
     }
 }
 
+/// Why a spec's encoding cannot be merged into a document.
+struct SpecRecordingError: Error, CustomStringConvertible {
+    let description: String
+}
+
 private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    /// `nil` past the depth limit: nothing is recorded, and nothing is followed.
-    let object: RecordedObject?
-    let depth: Int
+    let object: SpecPlace
     let recorder: SpecRecorder
     var codingPath: [any CodingKey] { [] }
 
-    private func set(_ value: some Encodable, _ key: Key) { object?.set(key.stringValue, .value(value)) }
+    private func set(_ value: some Encodable, _ key: Key) throws {
+        if object.path.count > SpecRecorder.maximumDepth {
+            throw SpecRecordingError(description: "nests objects more than \(SpecRecorder.maximumDepth) deep")
+        }
+        object.set(key.stringValue, .value(value))
+    }
 
-    mutating func encodeNil(forKey key: Key) throws { set(Int?.none, key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { set(value, key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(value, key) }
+    mutating func encodeNil(forKey key: Key) throws { try set(Int?.none, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try set(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try set(value, key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        guard let object else { return }
-        object.set(key.stringValue, try recorder.entry(for: value))
+        if object.path.count >= SpecRecorder.maximumDepth {
+            throw SpecRecordingError(description: "nests objects more than \(SpecRecorder.maximumDepth) deep")
+        }
+        let recorder = SpecRecorder(slot: object, problems: recorder.problems, userInfo: recorder.userInfo)
+        object.set(key.stringValue, try recorder.entry(for: value, at: key.stringValue))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type,
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        subrecorder(key).container(keyedBy: keyType)
+        subrecorder(key.stringValue).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        if object != nil {
-            recorder.problems.found =
-                "writes an array with nestedUnkeyedContainer(forKey:); write it with encode(_:forKey:)"
-        }
+        recorder.problems.found =
+            "writes an array with nestedUnkeyedContainer(forKey:); write it with encode(_:forKey:)"
         return DiscardingContainer()
     }
 
@@ -157,23 +117,49 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func superEncoder() -> any Encoder { subrecorder("super") }
     mutating func superEncoder(forKey key: Key) -> any Encoder { subrecorder(key.stringValue) }
 
-    private func subrecorder(_ key: Key) -> SpecRecorder {
-        subrecorder(key.stringValue)
-    }
-
     private func subrecorder(_ key: String) -> SpecRecorder {
-        SpecRecorder(
-            slot: object?.object(at: key),
-            depth: depth + 1,
-            problems: recorder.problems,
-            userInfo: recorder.userInfo
-        )
+        SpecRecorder(slot: object.object(at: key), problems: recorder.problems, userInfo: recorder.userInfo)
     }
 }
 
-/// Takes anything and keeps nothing: what a spec writes as a single value or an array is
-/// recorded whole by the container above it.
-private struct DiscardingContainer: SingleValueEncodingContainer, UnkeyedEncodingContainer {
+/// A spec's single-value container: a value that is not a single value itself (a struct the
+/// spec forwards its encoding to) is followed at the same place; a single value there is
+/// recorded as the place's whole value.
+private struct SingleValueRecorder: SingleValueEncodingContainer {
+    let recorder: SpecRecorder
+    var codingPath: [any CodingKey] { [] }
+
+    private func set(_ value: some Encodable) {
+        if recorder.slot.path.isEmpty {
+            recorder.problems.found = "writes a single value at the root of the document"
+        }
+    }
+    mutating func encodeNil() throws { set(Int?.none) }
+    mutating func encode(_ value: Bool) throws { set(value) }
+    mutating func encode(_ value: String) throws { set(value) }
+    mutating func encode(_ value: Double) throws { set(value) }
+    mutating func encode(_ value: Float) throws { set(value) }
+    mutating func encode(_ value: Int) throws { set(value) }
+    mutating func encode(_ value: Int8) throws { set(value) }
+    mutating func encode(_ value: Int16) throws { set(value) }
+    mutating func encode(_ value: Int32) throws { set(value) }
+    mutating func encode(_ value: Int64) throws { set(value) }
+    mutating func encode(_ value: UInt) throws { set(value) }
+    mutating func encode(_ value: UInt8) throws { set(value) }
+    mutating func encode(_ value: UInt16) throws { set(value) }
+    mutating func encode(_ value: UInt32) throws { set(value) }
+    mutating func encode(_ value: UInt64) throws { set(value) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        if isCodedSpecially(T.self) {
+            return set(value)
+        }
+        try value.encode(to: recorder)
+    }
+}
+
+/// Takes anything and keeps nothing: what a spec writes as an array is recorded whole by the
+/// container above it.
+private struct DiscardingContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     var count = 0
     mutating func encodeNil() throws {}
@@ -195,8 +181,10 @@ private struct DiscardingContainer: SingleValueEncodingContainer, UnkeyedEncodin
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
-        SpecRecorder(slot: nil, depth: 0, problems: .init(), userInfo: [:]).container(keyedBy: keyType)
+        SpecRecorder(slot: SpecPlace(path: ["-"]), problems: .init(), userInfo: [:]).container(keyedBy: keyType)
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder { SpecRecorder(slot: nil, depth: 0, problems: .init(), userInfo: [:]) }
+    mutating func superEncoder() -> any Encoder {
+        SpecRecorder(slot: SpecPlace(path: ["-"]), problems: .init(), userInfo: [:])
+    }
 }

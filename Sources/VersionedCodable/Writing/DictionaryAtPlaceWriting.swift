@@ -28,7 +28,7 @@ extension Dictionary: DictionaryAtPlaceWriting where Key: Encodable, Value: Enco
         guard let strings = self as? [String: Value] else {
             return DictionaryWithSpec(dictionary: self, place: place, writer: writer)
         }
-        var merged = [String: MergedEntry](minimumCapacity: count + place.keys.count)
+        var merged = [String: MergedEntry](minimumCapacity: count + place.entries.count)
         for (key, value) in strings {
             merged[key] = .value(value)
         }
@@ -36,10 +36,8 @@ extension Dictionary: DictionaryAtPlaceWriting where Key: Encodable, Value: Enco
             switch entry {
             case .value(let value):
                 merged[key] = .value(value)
-            case .object:
-                if let child = place.child(key) {
-                    merged[key] = .object(child, writer)
-                }
+            case .object(let child):
+                merged[key] = .object(child, writer)
             }
         }
         writer.markWritten(place)

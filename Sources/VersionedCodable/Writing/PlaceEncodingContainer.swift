@@ -18,10 +18,10 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     var codingPath: [any CodingKey] { base.codingPath }
 
-    /// The spec's role at `key`, with an entry there refused: a container keyed by Swift's own
-    /// dictionary key type writes a dictionary's entries (its encoding called by the type
+    /// What the spec writes at `key`, with an entry there refused: a container keyed by Swift's
+    /// own dictionary key type writes a dictionary's entries (its encoding called by the type
     /// itself), where nothing mirrors the version and an entry under a spec key would be lost.
-    private func role(of key: Key) throws -> SpecPlace.Role? {
+    private func role(of key: Key) throws -> SpecPlace.Entry? {
         let role = writer.role(of: key.stringValue, at: place)
         if role != nil, String(reflecting: Key.self) == "Swift._DictionaryCodingKey" {
             throw writer.refuse(.entry(path: place.path + [key.stringValue]))
@@ -34,20 +34,21 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         switch try role(of: key) {
         case nil:
             return true
-        case .version?:
-            // An integer mirrors the version, if its type can hold it.
-            if isNil || fits(writer.version, in: T.self) {
-                return false
-            }
-            throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: true))
-        case .value?:
+        case .value(let spec)?:
+            let path = place.path + [key.stringValue]
             // A copy of what the spec writes there is left out, since the spec writes it.
-            if let own = value as? AnyHashable, let spec = writer.specValue(at: place, key.stringValue),
-                own == spec as? AnyHashable
-            {
+            if isSame(value, spec) {
                 return false
             }
-            throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: false))
+            if !isNil, writer.givesWay(spec, at: path) {
+                return true
+            }
+            // An integer (or nothing) where the version goes mirrors it, if its type can hold it.
+            let atVersion = writer.isVersion(path)
+            if atVersion, isNil || fits(writer.version, in: T.self) {
+                return false
+            }
+            throw writer.refuse(.clash(path: path, atVersion: atVersion))
         case .object(let child)?:
             // A `null` where the spec writes an object (an optional parent written with `encode`)
             // holds nothing: the spec's object takes its place.
@@ -111,13 +112,15 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let value {
             return try encode(value, forKey: key)
         }
-        switch try role(of: key) {
-        case .version? where !(innermostWrappedType(of: T.self) is any BinaryInteger.Type):
-            throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: true))
-        case .value?:
-            throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: false))
-        default:
-            break
+        // A `nil` where the spec writes a value would read back as the spec's value, unless it
+        // is an integer's `nil` at the version's place, which mirrors a `nil` version.
+        guard case .value? = try role(of: key) else {
+            return
+        }
+        let path = place.path + [key.stringValue]
+        let atVersion = writer.isVersion(path)
+        if !atVersion || !(innermostWrappedType(of: T.self) is any BinaryInteger.Type) {
+            throw writer.refuse(.clash(path: path, atVersion: atVersion))
         }
     }
 
@@ -142,7 +145,10 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             return base.nestedContainer(keyedBy: keyType, forKey: PathKey(key))
         }
         guard case .object(let child) = role else {
-            writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(role)))
+            if case .value(let spec) = role, writer.givesWay(spec, at: place.path + [key.stringValue]) {
+                return base.nestedContainer(keyedBy: keyType, forKey: PathKey(key))
+            }
+            writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(key.stringValue)))
             return base.nestedContainer(keyedBy: keyType, forKey: PathKey(key))
         }
         let shared = base.nestedContainer(keyedBy: PathKey.self, forKey: PathKey(key))
@@ -156,8 +162,8 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             break
         case .object(let child)?:
             writer.note(.notAnObject(path: child.path))
-        case let role?:
-            writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(role)))
+        case .value?:
+            writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(key.stringValue)))
         }
         return base.nestedUnkeyedContainer(forKey: PathKey(key))
     }
@@ -178,18 +184,26 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         case .object(let child)?:
             writer.hold(child, .encoder(encoder))
             return PlaceEncoder(base: encoder, place: child, writer: writer)
-        case let role?:
+        case .value?:
             // What a value writes through a super encoder is not seen here, so it is taken for a
             // clash rather than risk losing it.
-            writer.note(.clash(path: place.path + [key], atVersion: isVersion(role)))
+            writer.note(.clash(path: place.path + [key], atVersion: isVersion(key)))
             return encoder
         }
     }
 
-    private func isVersion(_ role: SpecPlace.Role) -> Bool {
-        if case .version = role { return true }
-        return false
+    private func isVersion(_ key: String) -> Bool {
+        writer.isVersion(place.path + [key])
     }
+}
+
+/// Whether `value` is what the spec writes: the same integer, of any width, or an equal value.
+private func isSame(_ value: Any, _ spec: any Encodable) -> Bool {
+    if let own = value as? any BinaryInteger, let spec = integer(spec) {
+        return Int(exactly: own) == spec
+    }
+    guard let own = value as? AnyHashable else { return false }
+    return own == spec as? AnyHashable
 }
 
 /// Whether `type` is an integer (or an optional of one) that can hold `version`.

@@ -24,11 +24,15 @@ final class SpecWriter: Encoder {
     struct Refused: Error {}
 
     let base: any Encoder
-    let layout: SpecLayout
-    /// What the spec writes in this encode; `nil` for the default spec, which writes only
-    /// ``version``, at the root.
-    let recorded: RecordedObject?
+    /// What the spec writes in this encode, as it wrote it; for the default spec, which writes
+    /// only ``version`` at the root, a shared place that stands for it.
+    let root: SpecPlace
+    /// Whether the spec is the default one, whose one value is the version at the root.
+    let isDefault: Bool
     let version: Int?
+    /// The versioned type being written, whose chain gives the probe of the version's place
+    /// its other version.
+    let valueType: any VersionedCodable.Type
     /// The oldest versions that may read and write the document, written beside the version
     /// when they are older than it.
     var olderBuilds: (readableFrom: Int, writableFrom: Int)?
@@ -48,26 +52,27 @@ final class SpecWriter: Encoder {
         case encoder(any Encoder)
     }
 
-    init(base: any Encoder, layout: SpecLayout, recorded: RecordedObject?, version: Int?) {
+    init(base: any Encoder, root: SpecPlace?, version: Int?, valueType: any VersionedCodable.Type) {
         self.base = base
-        self.layout = layout
-        self.recorded = recorded
+        self.root = root ?? .versionAtRoot
+        self.isDefault = root == nil
         self.version = version
+        self.valueType = valueType
     }
 
     var codingPath: [any CodingKey] { base.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        container(of: base, at: layout.root, keyedBy: type)
+        container(of: base, at: root, keyedBy: type)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        PlaceEncoder(base: base, place: layout.root, writer: self).unkeyedContainer()
+        PlaceEncoder(base: base, place: root, writer: self).unkeyedContainer()
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        PlaceEncoder(base: base, place: layout.root, writer: self).singleValueContainer()
+        PlaceEncoder(base: base, place: root, writer: self).singleValueContainer()
     }
 
     /// `encoder`'s keyed container at `place`, watched if its key type can write a key the spec
@@ -85,25 +90,80 @@ final class SpecWriter: Encoder {
         )
     }
 
-    /// The spec's role at `key` of `place` in this encode: a value for the keys beside the
-    /// version that say which older builds may read and write, when they are written.
-    func role(of key: String, at place: SpecPlace) -> SpecPlace.Role? {
-        if let role = place.role(of: key) {
-            return role
+    /// What the spec writes at `key` of `place` in this encode, if anything: the keys beside the
+    /// version that say which older builds may read and write among them, when they are written.
+    func role(of key: String, at place: SpecPlace) -> SpecPlace.Entry? {
+        if isDefault {
+            return place === root && key == "version" ? .value(version) : declarationRole(of: key, at: place)
         }
-        return declarationKeys(at: place).contains(key) ? .value : nil
+        return place.entry(key) ?? declarationRole(of: key, at: place)
     }
 
+    private func declarationRole(of key: String, at place: SpecPlace) -> SpecPlace.Entry? {
+        guard let olderBuilds, let declaration, declaration.path == place.path else {
+            return nil
+        }
+        switch key {
+        case declaration.readable: return .value(olderBuilds.readableFrom)
+        case declaration.writable: return .value(olderBuilds.writableFrom)
+        default: return nil
+        }
+    }
+
+    /// Whether the spec's `value` at `path` gives way to what the type writes there: a `null`
+    /// the spec writes anywhere but at the version holds nothing (a spec that writes
+    /// `"_metadata": null` for the `nil` version), so the type's value is written instead.
+    func givesWay(_ value: any Encodable, at path: [String]) -> Bool {
+        guard (value as? any NilRepresentable)?.isNil == true, !isVersion(path) else {
+            return false
+        }
+        gaveWay.append(path)
+        return true
+    }
+
+    /// The paths where the spec's `null` gave way to the type's value.
+    private var gaveWay: [[String]] = []
+
     private func canWriteDeclaration<Key: CodingKey>(at place: SpecPlace, with key: Key.Type) -> Bool {
-        declarationKeys(at: place).contains { Key(stringValue: $0) != nil }
+        olderBuildsKeys(at: place).contains { Key(stringValue: $0) != nil }
     }
 
     /// The keys at `place` that name the older builds, when this encode writes them there.
-    private func declarationKeys(at place: SpecPlace) -> [String] {
-        guard olderBuilds != nil, let declaration = layout.declaration, declaration.path == place.path else {
+    private func olderBuildsKeys(at place: SpecPlace) -> [String] {
+        guard let declaration, declaration.path == place.path else {
             return []
         }
         return [declaration.readable, declaration.writable]
+    }
+
+    /// The keys from the root to the integer the spec wrote that it reads back as the version:
+    /// the default spec's `version`, or, for another spec, what asking it finds (see
+    /// ``VersionPathSpec/versionPath(in:marker:)``); `nil` when no integer it wrote is the version.
+    /// Asked only when a type writes where the spec does, or the document names older builds.
+    private(set) lazy var versionPath: [String]? = {
+        if isDefault {
+            return ["version"]
+        }
+        let chain = VersionChain(for: valueType)
+        let marker =
+            chain.versions.lazy.compactMap { $0 }.first { $0 != self.version }
+            ?? (version.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1)
+        return valueType.versionSpecType.versionPath(in: root, marker: marker)
+    }()
+
+    /// Whether the spec writes the version at `path`.
+    func isVersion(_ path: [String]) -> Bool {
+        path == versionPath
+    }
+
+    /// Where the oldest versions that may read and write the document are written, when they
+    /// are: beside the version, under its key with `ReadableFrom` and `WritableFrom` added.
+    private var declaration: (path: [String], readable: String, writable: String)? {
+        guard olderBuilds != nil, let path = versionPath else {
+            return nil
+        }
+        let keys = declarationKeys(besideVersionKey: path.last!)
+        return (Array(path.dropLast()), keys.readable, keys.writable)
     }
 
     /// Notes the first finding; the encode throws it once the type is done.
@@ -124,7 +184,7 @@ final class SpecWriter: Encoder {
     }
 
     private func isWritten(_ place: SpecPlace) -> Bool {
-        place === layout.root ? rootIsWritten : written.contains(ObjectIdentifier(place))
+        place === root ? rootIsWritten : written.contains(ObjectIdentifier(place))
     }
 
     /// What the type writes at `place`, made ready to have the spec's part merged in.
@@ -174,7 +234,7 @@ final class SpecWriter: Encoder {
     }
 
     private func hasValues(at place: SpecPlace) -> Bool {
-        if recorded == nil, olderBuilds == nil, unknownFields.isEmpty {
+        if isDefault, olderBuilds == nil, unknownFields.isEmpty {
             return version != nil
         }
         return entries(at: place).contains {
@@ -186,17 +246,16 @@ final class SpecWriter: Encoder {
     /// What the spec writes at `place`, in the order it writes it, and beside the version the
     /// oldest versions that may read and write the document, and at the root the fields of a
     /// newer document that this build did not read.
-    func entries(at place: SpecPlace) -> [(key: String, entry: RecordedObject.Entry)] {
-        var entries: [(key: String, entry: RecordedObject.Entry)] =
-            recorded.map { $0.object(atPath: place.path)?.entries ?? [] } ?? version.map { [("version", .value($0))] }
-            ?? []
-        if let olderBuilds, let declaration = layout.declaration, place.path == declaration.path {
+    func entries(at place: SpecPlace) -> [(key: String, entry: SpecPlace.Entry)] {
+        var entries: [(key: String, entry: SpecPlace.Entry)] =
+            isDefault ? (place === root ? version.map { [("version", .value($0))] } ?? [] : []) : place.entries
+        if let olderBuilds, let declaration, place.path == declaration.path {
             entries += [(declaration.readable, .value(olderBuilds.readableFrom))]
             if olderBuilds.writableFrom != version {
                 entries += [(declaration.writable, .value(olderBuilds.writableFrom))]
             }
         }
-        if place === layout.root {
+        if place === root {
             // First, so that the spec's own values win where a key strategy makes a kept key
             // one of them ("Version" under `.convertToSnakeCase`).
             entries = unknownFields.map { ($0.key, .value($0.value)) } + entries
@@ -204,27 +263,21 @@ final class SpecWriter: Encoder {
         return entries
     }
 
-    /// The single value the spec writes at `key` of `place`.
-    func specValue(at place: SpecPlace, _ key: String) -> (any Encodable)? {
-        if case .value(let value)? = recorded?.object(atPath: place.path)?.entry(key) {
-            return value
-        }
-        return nil
-    }
-
     /// Writes the spec's part of `place` into `container`, which stands at it, with the objects
     /// below that nothing else has written.
     func write(_ place: SpecPlace, into container: inout KeyedEncodingContainer<PathKey>) throws {
-        if recorded == nil, let version, olderBuilds == nil, unknownFields.isEmpty {
+        if isDefault, let version, olderBuilds == nil, unknownFields.isEmpty {
             // The default spec, on every encode: its one value, without making a list of it.
             return try container.encode(version, forKey: PathKey.version)
         }
         for (key, entry) in entries(at: place) {
             switch entry {
             case .value(let value):
-                try container.encode(value, forKey: PathKey(key))
-            case .object(let object):
-                guard let child = place.child(key), !isWritten(child), object.hasValues else {
+                if gaveWay.isEmpty || !gaveWay.contains(place.path + [key]) {
+                    try container.encode(value, forKey: PathKey(key))
+                }
+            case .object(let child):
+                guard !isWritten(child), child.hasValues else {
                     continue
                 }
                 markWritten(child)
@@ -236,7 +289,7 @@ final class SpecWriter: Encoder {
 
     /// Marks the spec's part of `place` as written, by this writer or by a dictionary that carries it.
     func markWritten(_ place: SpecPlace) {
-        if place === layout.root {
+        if place === root {
             rootIsWritten = true
         } else {
             written.append(ObjectIdentifier(place))

@@ -87,21 +87,20 @@ extension VersionedCodable {
                 )
             }
         }
-        // The default spec's layout and what it writes are known without asking the chain.
-        var layout = SpecLayout.atRoot
-        var recorded: RecordedObject?
+        // The default spec writes the version at the root, known without asking it; any other
+        // spec is asked what it writes for this version, with this encoder's `userInfo`.
+        var recorded: SpecPlace?
         if VersionSpec.self != VersionKeyAtRootVersionPathSpec.self {
-            let chain = VersionChain(for: Self.self)
-            if let problem = chain.problem {
+            if let problem = VersionChain(for: Self.self).problem {
                 throw VersionedDecodingError.invalidVersionChain(problem)
             }
-            layout = VersionSpec.layout(versions: chain.versions)
-            if let problem = layout.problem {
-                throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(VersionSpec.self, reason: problem))
+            do {
+                recorded = try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
+            } catch let error as SpecRecordingError {
+                throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(VersionSpec.self, reason: "\(error)"))
             }
-            recorded = try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
         }
-        let writer = SpecWriter(base: encoder, layout: layout, recorded: recorded, version: version)
+        let writer = SpecWriter(base: encoder, root: recorded, version: version, valueType: Self.self)
         if let newer {
             writer.olderBuilds = (newer.readableFrom, newer.writableFrom)
             writer.unknownFields = newer.unknownFields
@@ -111,10 +110,16 @@ extension VersionedCodable {
             }
             writer.olderBuilds = olderBuilds
         }
+        if writer.olderBuilds != nil, writer.versionPath == nil {
+            let reason =
+                "keeps the version where no integer it writes reads back as the version, so the older builds "
+                + "that may read the document cannot be named beside it; declare this version incompatible"
+            throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(VersionSpec.self, reason: reason))
+        }
         do {
-            try checkNotSharingVersion(with: encoder, layout: layout)
+            try checkNotSharingPlace(with: encoder, writer: writer)
             try value.encode(to: writer)
-            try writer.finish(layout.root, into: encoder)
+            try writer.finish(writer.root, into: encoder)
         } catch {
             throw writer.error(writing: value) ?? error
         }
@@ -123,31 +128,27 @@ extension VersionedCodable {
         }
     }
 
-    /// Throws when this value is written into an object where an enclosing versioned value keeps
-    /// its version at one of the same places (a type that forwards its encoding to a
-    /// `Versioned` part): one of the two versions would be lost.
-    private static func checkNotSharingVersion(with encoder: any Encoder, layout: SpecLayout) throws {
+    /// Throws when this value is written into an object where an enclosing versioned value's
+    /// spec writes one of the same keys (a type that forwards its encoding to a `Versioned`
+    /// part): one of the two would be lost.
+    private static func checkNotSharingPlace(with encoder: any Encoder, writer: SpecWriter) throws {
         // Compared by type rather than cast: a dynamic cast of an existential costs more than
         // the rest of what versioning adds to a small encode.
         let enclosing: (writer: SpecWriter, place: SpecPlace)
         switch ObjectIdentifier(type(of: encoder)) {
         case ObjectIdentifier(SpecWriter.self):
-            let writer = encoder as! SpecWriter
-            enclosing = (writer, writer.layout.root)
+            let outer = encoder as! SpecWriter
+            enclosing = (outer, outer.root)
         case ObjectIdentifier(PlaceEncoder.self):
             let place = encoder as! PlaceEncoder
             enclosing = (place.writer, place.place)
         default:
             return
         }
-        for path in layout.versionPaths {
-            var place: SpecPlace? = enclosing.place
-            for key in path.dropLast() {
-                place = place?.child(key)
-            }
-            if let place, case .version? = place.role(of: path.last!) {
-                throw enclosing.writer.refuse(.clash(path: place.path + [path.last!], atVersion: true))
-            }
+        let keys = writer.isDefault ? ["version"] : writer.root.entries.map(\.key)
+        for key in keys where enclosing.writer.role(of: key, at: enclosing.place) != nil {
+            let path = enclosing.place.path + [key]
+            throw enclosing.writer.refuse(.clash(path: path, atVersion: enclosing.writer.isVersion(path)))
         }
     }
 }

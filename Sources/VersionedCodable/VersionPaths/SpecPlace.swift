@@ -1,0 +1,162 @@
+import Foundation
+
+/// An object of one document where its spec wrote or read: the keys the spec used there, in
+/// the order it used them, each holding a value or an object below.
+///
+/// A place records what the spec's own code did with this document, as it did it: reading
+/// notes each key the spec's decode read (see ``SpecReadingDecoder``), writing keeps what its
+/// encode wrote for the version being written (see ``SpecRecorder``). Nothing is inferred from
+/// other documents, and a place lives only as long as the decode or encode that made it.
+// `@unchecked Sendable`: a place is filled in by the one decode or encode that made it, before
+// anything else reads it; the shared default places are never changed after they are made.
+final class SpecPlace: @unchecked Sendable {
+    enum Entry {
+        /// What the spec wrote here, or, when reading, the integer it read (`nil` for another value).
+        case value(any Encodable)
+        case object(SpecPlace)
+    }
+
+    /// The keys from the root to this object.
+    let path: [String]
+    private(set) var entries: [(key: String, entry: Entry)] = []
+    /// Whether the spec used objects inside this one.
+    private(set) var hasObjects = false
+    /// Whether the spec opened a keyed container here, so that what it wrote here is an object.
+    var opened = false
+    /// The root place: the one this place is below, or itself.
+    private(set) unowned var root: SpecPlace! = nil
+    /// Whether the spec, reading, asked for a key that is missing or `null` in the document.
+    var metMissingKey = false
+
+    init(path: [String], _ entries: [(key: String, entry: Entry)] = []) {
+        self.path = path
+        defer { root = root ?? self }
+        for (key, entry) in entries {
+            set(key, entry)
+        }
+    }
+
+    /// No place: what the views of a document's root hide while its spec is read.
+    static let nothing = SpecPlace(path: [])
+    /// The default spec's place when reading: a `version` key at the root.
+    static let versionAtRoot = SpecPlace(path: [], [("version", .value(Int?.none))])
+    /// The same, in a document that names the older builds that may read it.
+    static let versionAtRootNamingOlderBuilds = SpecPlace(
+        path: [],
+        [
+            ("version", .value(Int?.none)), ("versionReadableFrom", .value(Int?.none)),
+            ("versionWritableFrom", .value(Int?.none)),
+        ]
+    )
+
+    func set(_ key: String, _ entry: Entry) {
+        if case .object = entry {
+            hasObjects = true
+        }
+        if let index = entries.firstIndex(where: { $0.key == key }) {
+            entries[index].entry = entry
+        } else {
+            entries.append((key, entry))
+        }
+    }
+
+    func entry(_ key: String) -> Entry? {
+        for entry in entries where entry.key == key {
+            return entry.entry
+        }
+        return nil
+    }
+
+    /// The object at `key`, made if the spec has not used one there yet.
+    func object(at key: String) -> SpecPlace {
+        if case .object(let existing)? = entry(key) {
+            return existing
+        }
+        let made = SpecPlace(path: path + [key])
+        made.root = root
+        made.opened = true
+        set(key, .object(made))
+        return made
+    }
+
+    func child(_ key: String) -> SpecPlace? {
+        if case .object(let child)? = entry(key) {
+            return child
+        }
+        return nil
+    }
+
+    /// The object at `path` below this one, if the spec used one there.
+    func object(atPath path: some Collection<String>) -> SpecPlace? {
+        var object = self
+        for key in path {
+            guard let child = object.child(key) else {
+                return nil
+            }
+            object = child
+        }
+        return object
+    }
+
+    /// Whether the spec used `key` here.
+    func owns(_ key: String) -> Bool {
+        entry(key) != nil
+    }
+
+    /// Whether anything but empty objects is written here.
+    var hasValues: Bool {
+        entries.contains {
+            if case .object(let child) = $0.entry { return child.hasValues }
+            return true
+        }
+    }
+
+    /// Whether a container keyed by `Key` can write any key the spec owns here: synthesized
+    /// keys cannot be made from a string they do not list, and such a container needs no
+    /// watching. Any container can write "super", through its key-less super encoder.
+    func canBeWritten<Key: CodingKey>(with key: Key.Type) -> Bool {
+        entries.contains { $0.key == "super" || Key(stringValue: $0.key) != nil }
+    }
+
+    /// Whether `objectKeys`, the keys of an object in a document, are all single values the
+    /// spec used: such an object holds only what the spec wrote.
+    func ownsAll(_ objectKeys: [String]) -> Bool {
+        !objectKeys.isEmpty
+            && objectKeys.allSatisfy {
+                if case .value? = entry($0) { return true }
+                return false
+            }
+    }
+
+    /// The paths, depth first in the order the spec used them, of the integers here and below;
+    /// with `equalTo`, only of those that equal it.
+    func integerPaths(equalTo wanted: Int? = nil) -> [[String]] {
+        entries.flatMap { key, entry -> [[String]] in
+            switch entry {
+            case .object(let child):
+                return child.integerPaths(equalTo: wanted)
+            case .value(let value):
+                guard let number = integer(value), wanted.map({ $0 == number }) ?? true else { return [] }
+                return [path + [key]]
+            }
+        }
+    }
+
+    /// Adds, beside each integer equal to `version` here and below, the keys that name the older
+    /// builds that may read and write the document: in a document that may hold them, they are
+    /// the spec's too.
+    func addingOlderBuildsKeys(beside version: Int?) {
+        guard let version else { return }
+        for path in integerPaths(equalTo: version) {
+            let keys = declarationKeys(besideVersionKey: path.last!)
+            let object = self.object(atPath: path.dropLast())
+            object?.set(keys.readable, .value(Int?.none))
+            object?.set(keys.writable, .value(Int?.none))
+        }
+    }
+}
+
+/// The value as an `Int`, when it is an integer that fits.
+func integer(_ value: any Encodable) -> Int? {
+    (value as? any BinaryInteger).flatMap { Int(exactly: $0) }
+}
