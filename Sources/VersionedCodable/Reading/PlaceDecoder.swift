@@ -40,22 +40,8 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { base.codingPath }
 
     func decodeNil() -> Bool { base.decodeNil() }
-    func decode(_ type: Bool.Type) throws -> Bool { try base.decode(type) }
-    func decode(_ type: String.Type) throws -> String { try base.decode(type) }
-    func decode(_ type: Double.Type) throws -> Double { try base.decode(type) }
-    func decode(_ type: Float.Type) throws -> Float { try base.decode(type) }
-    func decode(_ type: Int.Type) throws -> Int { try base.decode(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try base.decode(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try base.decode(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try base.decode(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try base.decode(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try base.decode(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try base.decode(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try base.decode(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try base.decode(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try base.decode(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if isCodedSpecially(T.self) {
+        if isCodedSpecially(T.self) || isSingleValue(T.self) {
             return try base.decode(type)
         }
         return try decodeObject(type, places, from: decoder, readKeys: readKeys)
@@ -72,22 +58,8 @@ struct PlaceDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func contains(_ key: Key) -> Bool { base.contains(key) }
     func decodeNil(forKey key: Key) throws -> Bool { try base.decodeNil(forKey: key) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try base.decode(type, forKey: key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try base.decode(type, forKey: key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try base.decode(type, forKey: key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try base.decode(type, forKey: key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try base.decode(type, forKey: key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try base.decode(type, forKey: key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try base.decode(type, forKey: key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try base.decode(type, forKey: key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try base.decode(type, forKey: key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try base.decode(type, forKey: key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try base.decode(type, forKey: key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try base.decode(type, forKey: key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try base.decode(type, forKey: key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try base.decode(type, forKey: key) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard let below = places.child(key.stringValue) else {
+        guard !isSingleValue(T.self), let below = places.child(key.stringValue) else {
             return try base.decode(type, forKey: key)
         }
         return try decodeAtPlace(type, below, from: base, forKey: key)

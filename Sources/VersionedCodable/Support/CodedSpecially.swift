@@ -7,3 +7,10 @@ import Foundation
 func isCodedSpecially(_ type: Any.Type) -> Bool {
     type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
 }
+
+/// Whether values of `type` are the coders' own single values: a container's typed overloads
+/// read and write them, so a generic container method that gets one must not hand it back to
+/// the value's own `Codable` conformance, which would call it again.
+func isSingleValue(_ type: Any.Type) -> Bool {
+    type == String.self || type == Bool.self || type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type
+}

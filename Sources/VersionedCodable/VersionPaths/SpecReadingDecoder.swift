@@ -31,22 +31,8 @@ private struct SpecReadingSingleValueContainer: SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { base.codingPath }
 
     func decodeNil() -> Bool { base.decodeNil() }
-    func decode(_ type: Bool.Type) throws -> Bool { try base.decode(type) }
-    func decode(_ type: String.Type) throws -> String { try base.decode(type) }
-    func decode(_ type: Double.Type) throws -> Double { try base.decode(type) }
-    func decode(_ type: Float.Type) throws -> Float { try base.decode(type) }
-    func decode(_ type: Int.Type) throws -> Int { try base.decode(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try base.decode(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try base.decode(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try base.decode(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try base.decode(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try base.decode(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try base.decode(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try base.decode(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try base.decode(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try base.decode(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if isCodedSpecially(T.self) || T.self is any DictionaryAtPlace.Type {
+        if isCodedSpecially(T.self) || isSingleValue(T.self) || T.self is any DictionaryAtPlace.Type {
             return try base.decode(type)
         }
         return try T(from: decoder)
@@ -77,7 +63,6 @@ private struct SpecReadingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func contains(_ key: Key) -> Bool { base.contains(key) }
     func decodeNil(forKey key: Key) throws -> Bool { try noting(key) { try base.decodeNil(forKey: key) } }
-    func decode(_ t: Bool.Type, forKey key: Key) throws -> Bool { try noting(key) { try base.decode(t, forKey: key) } }
     func decode(_ t: String.Type, forKey key: Key) throws -> String {
         try noting(key) { try base.decode(t, forKey: key) }
     }
@@ -87,8 +72,6 @@ private struct SpecReadingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decode(_ t: Float.Type, forKey key: Key) throws -> Float {
         try noting(key) { try base.decode(t, forKey: key) }
     }
-    func decode(_ t: Int.Type, forKey key: Key) throws -> Int { try noting(key) { try base.decode(t, forKey: key) } }
-    func decode(_ t: Int8.Type, forKey key: Key) throws -> Int8 { try noting(key) { try base.decode(t, forKey: key) } }
     func decode(_ t: Int16.Type, forKey key: Key) throws -> Int16 {
         try noting(key) { try base.decode(t, forKey: key) }
     }
@@ -98,7 +81,6 @@ private struct SpecReadingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decode(_ t: Int64.Type, forKey key: Key) throws -> Int64 {
         try noting(key) { try base.decode(t, forKey: key) }
     }
-    func decode(_ t: UInt.Type, forKey key: Key) throws -> UInt { try noting(key) { try base.decode(t, forKey: key) } }
     func decode(_ t: UInt8.Type, forKey key: Key) throws -> UInt8 {
         try noting(key) { try base.decode(t, forKey: key) }
     }
@@ -114,7 +96,8 @@ private struct SpecReadingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // A missing key or `null` is the container's to answer, as in a plain decode; so is a
         // value the coder reads in a way of its own, or a dictionary, whose keys it reads as they are.
-        if try isCodedSpecially(T.self) || T.self is any DictionaryAtPlace.Type || !base.contains(key)
+        if try isCodedSpecially(T.self) || isSingleValue(T.self) || T.self is any DictionaryAtPlace.Type
+            || !base.contains(key)
             || base.decodeNil(forKey: key)
         {
             return try noting(key) { try base.decode(type, forKey: key) }

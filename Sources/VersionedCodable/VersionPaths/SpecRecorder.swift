@@ -51,7 +51,7 @@ struct SpecRecorder: Encoder {
 
     /// What `value` writes at one place: an object, followed, or the value itself.
     func entry<T: Encodable>(for value: T, at key: String) throws -> SpecPlace.Entry {
-        if isCodedSpecially(T.self) {
+        if isCodedSpecially(T.self) || isSingleValue(T.self) {
             return .value(value)
         }
         let object = SpecPlace(path: slot.path + [key])
@@ -70,28 +70,7 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let recorder: SpecRecorder
     var codingPath: [any CodingKey] { [] }
 
-    private func set(_ value: some Encodable, _ key: Key) throws {
-        if object.path.count > SpecRecorder.maximumDepth {
-            throw SpecRecordingError(description: "nests objects more than \(SpecRecorder.maximumDepth) deep")
-        }
-        object.set(key.stringValue, .value(value))
-    }
-
-    mutating func encodeNil(forKey key: Key) throws { try set(Int?.none, key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try set(value, key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try set(value, key) }
+    mutating func encodeNil(forKey key: Key) throws { object.set(key.stringValue, .value(Int?.none)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if object.path.count >= SpecRecorder.maximumDepth {
             throw SpecRecordingError(description: "nests objects more than \(SpecRecorder.maximumDepth) deep")
@@ -129,31 +108,14 @@ private struct SingleValueRecorder: SingleValueEncodingContainer {
     let recorder: SpecRecorder
     var codingPath: [any CodingKey] { [] }
 
-    private func set(_ value: some Encodable) {
+    mutating func encodeNil() throws { try encode(Int?.none) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        if !isCodedSpecially(T.self), !isSingleValue(T.self), !(value is any NilRepresentable) {
+            return try value.encode(to: recorder)
+        }
         if recorder.slot.path.isEmpty {
             recorder.problems.found = "writes a single value at the root of the document"
         }
-    }
-    mutating func encodeNil() throws { set(Int?.none) }
-    mutating func encode(_ value: Bool) throws { set(value) }
-    mutating func encode(_ value: String) throws { set(value) }
-    mutating func encode(_ value: Double) throws { set(value) }
-    mutating func encode(_ value: Float) throws { set(value) }
-    mutating func encode(_ value: Int) throws { set(value) }
-    mutating func encode(_ value: Int8) throws { set(value) }
-    mutating func encode(_ value: Int16) throws { set(value) }
-    mutating func encode(_ value: Int32) throws { set(value) }
-    mutating func encode(_ value: Int64) throws { set(value) }
-    mutating func encode(_ value: UInt) throws { set(value) }
-    mutating func encode(_ value: UInt8) throws { set(value) }
-    mutating func encode(_ value: UInt16) throws { set(value) }
-    mutating func encode(_ value: UInt32) throws { set(value) }
-    mutating func encode(_ value: UInt64) throws { set(value) }
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        if isCodedSpecially(T.self) {
-            return set(value)
-        }
-        try value.encode(to: recorder)
     }
 }
 
@@ -163,20 +125,6 @@ private struct DiscardingContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { [] }
     var count = 0
     mutating func encodeNil() throws {}
-    mutating func encode(_ value: Bool) throws {}
-    mutating func encode(_ value: String) throws {}
-    mutating func encode(_ value: Double) throws {}
-    mutating func encode(_ value: Float) throws {}
-    mutating func encode(_ value: Int) throws {}
-    mutating func encode(_ value: Int8) throws {}
-    mutating func encode(_ value: Int16) throws {}
-    mutating func encode(_ value: Int32) throws {}
-    mutating func encode(_ value: Int64) throws {}
-    mutating func encode(_ value: UInt) throws {}
-    mutating func encode(_ value: UInt8) throws {}
-    mutating func encode(_ value: UInt16) throws {}
-    mutating func encode(_ value: UInt32) throws {}
-    mutating func encode(_ value: UInt64) throws {}
     mutating func encode<T: Encodable>(_ value: T) throws {}
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type

@@ -59,34 +59,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         }
     }
 
-    /// Writes `value` with `body` if it passes.
-    private mutating func write<T>(
-        _ value: T,
-        _ key: Key,
-        _ body: (inout KeyedEncodingContainer<PathKey>, PathKey) throws -> Void
-    ) throws {
-        if try passes(value, at: key) {
-            try body(&base, PathKey(key))
-        }
-    }
-
     mutating func encodeNil(forKey key: Key) throws {
         if try passes(Int?.none, at: key, isNil: true) { try base.encodeNil(forKey: PathKey(key)) }
     }
-    mutating func encode(_ v: Bool, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: String, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: Double, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: Float, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: Int, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: Int8, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: Int16, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: Int32, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: Int64, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: UInt, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: UInt8, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: UInt16, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: UInt32, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
-    mutating func encode(_ v: UInt64, forKey key: Key) throws { try write(v, key) { try $0.encode(v, forKey: $1) } }
 
     // A `nil` written with `encodeIfPresent` writes nothing, but tells the property's type: a
     // property that is not an integer where the version goes would not read the version back,

@@ -404,21 +404,10 @@ struct PlaceSingleValueEncodingContainer: SingleValueEncodingContainer {
             throw refused()
         }
     }
-    mutating func encode(_ value: Bool) throws { throw refused() }
-    mutating func encode(_ value: String) throws { throw refused() }
-    mutating func encode(_ value: Double) throws { throw refused() }
-    mutating func encode(_ value: Float) throws { throw refused() }
-    mutating func encode(_ value: Int) throws { throw refused() }
-    mutating func encode(_ value: Int8) throws { throw refused() }
-    mutating func encode(_ value: Int16) throws { throw refused() }
-    mutating func encode(_ value: Int32) throws { throw refused() }
-    mutating func encode(_ value: Int64) throws { throw refused() }
-    mutating func encode(_ value: UInt) throws { throw refused() }
-    mutating func encode(_ value: UInt8) throws { throw refused() }
-    mutating func encode(_ value: UInt16) throws { throw refused() }
-    mutating func encode(_ value: UInt32) throws { throw refused() }
-    mutating func encode(_ value: UInt64) throws { throw refused() }
     mutating func encode<T: Encodable>(_ value: T) throws {
+        if isSingleValue(T.self) {
+            throw refused()
+        }
         try base.encode(try writer.following(value, at: place))
     }
 }
