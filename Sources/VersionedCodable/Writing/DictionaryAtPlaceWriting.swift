@@ -21,7 +21,12 @@ extension Dictionary: DictionaryAtPlaceWriting where Key: Encodable, Value: Enco
             guard let name = Self.name(of: key) else {
                 throw writer.refuse(.notAnObject(path: place.path))
             }
-            if writer.role(of: name, at: place) != nil {
+            // Keys that are not strings go through the coder's key strategy, which may make
+            // `Version` the spec's `version`: one that differs from a spec key only in case and
+            // separators is refused too.
+            if writer.role(of: name, at: place) != nil
+                || (Key.self != String.self && place.entries.contains { folded($0.key) == folded(name) })
+            {
                 throw writer.refuse(.entry(path: place.path + [name]))
             }
         }
@@ -102,4 +107,9 @@ struct DictionaryWithSpec<Key: Hashable & Encodable, Value: Encodable>: Encodabl
         try dictionary.encode(to: encoder)
         try writer.finish(place, into: encoder)
     }
+}
+
+/// A key without case or word separators, as key strategies write words differently.
+private func folded(_ key: String) -> String {
+    key.lowercased().filter { $0 != "_" && $0 != "-" }
 }
