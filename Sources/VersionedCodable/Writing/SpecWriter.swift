@@ -82,7 +82,10 @@ final class SpecWriter: Encoder {
         at place: SpecPlace,
         keyedBy type: Key.Type
     ) -> KeyedEncodingContainer<Key> {
-        guard place.canBeWritten(with: Key.self) || canWriteDeclaration(at: place, with: Key.self) else {
+        guard
+            place.canBeWritten(with: Key.self) || canWriteDeclaration(at: place, with: Key.self)
+                || (place === root && !unknownFields.isEmpty)
+        else {
             return encoder.container(keyedBy: type)
         }
         return KeyedEncodingContainer(
@@ -93,6 +96,10 @@ final class SpecWriter: Encoder {
     /// What the spec writes at `key` of `place` in this encode, if anything: the keys beside the
     /// version that say which older builds may read and write among them, when they are written.
     func role(of key: String, at place: SpecPlace) -> SpecPlace.Entry? {
+        if !unknownFields.isEmpty, place === root {
+            // A key the type writes wins over a kept one (a field it writes but does not read).
+            unknownFields.removeAll { $0.key == key }
+        }
         if isDefault {
             return place === root && key == "version" ? .value(version) : declarationRole(of: key, at: place)
         }
