@@ -95,6 +95,59 @@ struct NestedVersionedStackDepthTests {
         }
     }
 
+    /// A node whose one child is optional: each node adds one key to the coding path, so the
+    /// tree at the limit is twice as deep as one of arrays.
+    final class ChainNode: VersionedCodable, Equatable, Sendable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        let child: Versioned<ChainNode>?
+        let depth: Int
+
+        init(child: Versioned<ChainNode>?, depth: Int) {
+            self.child = child
+            self.depth = depth
+        }
+
+        static func == (lhs: ChainNode, rhs: ChainNode) -> Bool {
+            lhs.depth == rhs.depth && lhs.child?.wrappedValue == rhs.child?.wrappedValue
+        }
+    }
+
+    static func chain(depth: Int) -> ChainNode {
+        var node = ChainNode(child: nil, depth: 1)
+        for level in 1..<depth {
+            node = ChainNode(child: Versioned(node), depth: level + 1)
+        }
+        return node
+    }
+
+    @Test("A tree of versioned nodes with an optional child at the limit reads and writes on a 512 KB stack")
+    func optionalChildrenAtTheLimitFitASmallStack() async {
+        await #expect(processExitsWith: .success) {
+            let tree = NestedVersionedStackDepthTests.chain(depth: maximumVersionedPartDepth + 1)
+            NestedVersionedStackDepthTests.onSmallStack {
+                guard let json = try? JSONEncoder().encode(versioned: tree),
+                    (try? JSONDecoder().decode(versioned: ChainNode.self, from: json)) == tree
+                else {
+                    exit(1)
+                }
+                for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+                    let encoder = PropertyListEncoder()
+                    encoder.outputFormat = format
+                    guard let data = try? encoder.encode(versioned: tree),
+                        (try? PropertyListDecoder().decode(versioned: ChainNode.self, from: data)) == tree
+                    else {
+                        exit(2)
+                    }
+                }
+                exit(0)
+            }
+        }
+        #expect(throws: EncodingError.self) {
+            try JSONEncoder().encode(versioned: Self.chain(depth: maximumVersionedPartDepth + 2))
+        }
+    }
+
     @Test("A part one level past the limit throws an error that says the document nests too deep, and where")
     func pastTheLimitThrows() throws {
         let depth = Self.deepest + 1

@@ -186,12 +186,18 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     func decode(_ t: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(key) { try $0.decode(t, forKey: $1) } }
     func decode(_ t: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) { try $0.decode(t, forKey: $1) } }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        // Nested values (versioned parts among them) recurse through this frame, so the rare
-        // case of an object where the spec keeps a version is decided out of line.
+        // Nested values (versioned parts among them) recurse through this frame, so it reads
+        // the root itself rather than through `read(_:_:)`'s closure, and the rare case of an
+        // object where the spec reads is decided out of line.
         if places.hasObjects, let below = places(below: key) {
             return try read(key) { try decodeAtPlace(type, below, from: $0, forKey: $1) }
         }
-        return try read(key) { try $0.decode(type, forKey: $1) }
+        readKeys?.keys.append(key.stringValue)
+        do {
+            return try root.decode(type, forKey: ForwardedKey(key))
+        } catch let error as DecodingError {
+            throw error.restoring(key, atDepth: root.codingPath.count)
+        }
     }
 
     /// The places where the spec keeps a version inside the object at `key`, if any.
@@ -248,7 +254,12 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
         if places.hasObjects, let below = places(below: key) {
             return try read(key) { try decodeIfPresentAtPlace(type, below, from: $0, forKey: $1) }
         }
-        return try read(key) { try $0.decodeIfPresent(type, forKey: $1) }
+        readKeys?.keys.append(key.stringValue)
+        do {
+            return try root.decodeIfPresent(type, forKey: ForwardedKey(key))
+        } catch let error as DecodingError {
+            throw error.restoring(key, atDepth: root.codingPath.count)
+        }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -268,7 +279,9 @@ struct SharedRootKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
     }
 
     func superDecoder() throws -> any Decoder {
-        try root.superDecoder()
+        // Foundation's coders read a key-less super decoder under "super".
+        readKeys?.keys.append("super")
+        return try root.superDecoder()
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {

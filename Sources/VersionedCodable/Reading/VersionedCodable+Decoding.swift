@@ -31,24 +31,39 @@ extension VersionedCodable {
         readingNewer: Bool = false,
         walk: (Int?, any Decoder) throws -> Self = decodeMigrating
     ) throws -> Versioned<Self> {
-        if Self.self == NothingEarlier.self {
-            // An empty chain: decoding the stopper itself throws the type mismatch it documents.
-            return Versioned(decoded: try Self(from: decoder), storedVersion: nil, newer: nil)
-        }
         let shared = SharedRootDecoder(base: decoder)
         do {
             try openVersioned(shared, readingNewer: readingNewer)
-            let storedVersion = shared.storedVersion
-            if storedVersion == version {
-                return Versioned(decoded: try Self(from: shared), storedVersion: storedVersion, newer: nil)
+            if shared.storedVersion == version, Self.self != NothingEarlier.self {
+                return Versioned(decoded: try Self(from: shared), storedVersion: version, newer: nil)
             }
-            if shared.newer != nil {
-                return try decodeNewer(shared)
-            }
-            return Versioned(decoded: try walk(storedVersion, shared), storedVersion: storedVersion, newer: nil)
+            return try decodeOther(shared, walk: walk)
         } catch {
             throw locatingFailure(error, of: shared)
         }
+    }
+
+    /// Decodes a document of another version than `Self`'s: an older one, migrated up, or a
+    /// newer one that this build may read.
+    ///
+    /// Out of line, so that a tree of versioned parts, which recurses through
+    /// ``decodeVersionedPart(from:readingNewer:walk:)``, does not pay for this frame on every
+    /// level.
+    @usableFromInline
+    @inline(never)
+    static func decodeOther(
+        _ shared: SharedRootDecoder,
+        walk: (Int?, any Decoder) throws -> Self
+    ) throws -> Versioned<Self> {
+        if Self.self == NothingEarlier.self {
+            // An empty chain: decoding the stopper itself throws the type mismatch it documents.
+            return Versioned(decoded: try Self(from: shared.base), storedVersion: nil, newer: nil)
+        }
+        if shared.newer != nil {
+            return try decodeNewer(shared)
+        }
+        let storedVersion = shared.storedVersion
+        return Versioned(decoded: try walk(storedVersion, shared), storedVersion: storedVersion, newer: nil)
     }
 
     /// Checks the part's depth and the chain, and reads the stored version into `shared`.
@@ -58,6 +73,9 @@ extension VersionedCodable {
     @usableFromInline
     @inline(never)
     static func openVersioned(_ shared: SharedRootDecoder, readingNewer: Bool) throws {
+        if Self.self == NothingEarlier.self {
+            return
+        }
         let codingPath = shared.codingPath
         if codingPath.count > maximumVersionedPartDepth {
             throw DecodingError.dataCorrupted(

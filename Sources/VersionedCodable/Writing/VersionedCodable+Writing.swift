@@ -16,31 +16,45 @@ extension VersionedCodable {
     ///
     /// A ``VersionsToWrite`` list in the encoder's `userInfo` may ask for an older version.
     func encodeVersioned(to encoder: any Encoder, newer: NewerDocument? = nil) throws {
-        let requested = VersionsToWrite.requested(for: Self.self, in: encoder.userInfo)
-        if let newer {
-            // A document newer than this build is written back as itself, or not at all.
-            guard requested == nil, let newest = Self.version, newer.writableFrom <= newest else {
-                throw VersionedEncodingError.cannotWriteNewerDocument(
-                    storedVersion: newer.storedVersion,
-                    writableFrom: newer.writableFrom
-                )
-            }
-            return try Self.write(self, asVersion: newer.storedVersion, to: encoder, newer: newer)
+        if newer == nil, VersionsToWrite.listed(in: encoder.userInfo) == nil {
+            return try Self.write(self, asVersion: Self.version, to: encoder)
         }
-        guard let requested, requested != Self.version else {
+        try encodeVersioned(asRequestedTo: encoder, newer: newer)
+    }
+
+    /// Writes the value as the version the encoder's ``VersionsToWrite`` asks for, or back as
+    /// the newer document it was read from.
+    ///
+    /// Out of line, so that a tree of versioned parts, which recurses through
+    /// ``encodeVersioned(to:newer:)``, does not pay for this frame on every level.
+    @inline(never)
+    private func encodeVersioned(asRequestedTo encoder: any Encoder, newer: NewerDocument?) throws {
+        let requested = VersionsToWrite.requested(for: Self.self, in: encoder.userInfo)
+        if newer == nil, requested == nil || requested == Self.version {
             return try Self.write(self, asVersion: Self.version, to: encoder)
         }
         do {
-            try encodeVersioned(asVersion: requested, to: encoder)
+            if let newer {
+                // A document newer than this build is written back as itself, or not at all.
+                guard requested == nil, let newest = Self.version, newer.writableFrom <= newest else {
+                    throw VersionedEncodingError.cannotWriteNewerDocument(
+                        storedVersion: newer.storedVersion,
+                        writableFrom: newer.writableFrom
+                    )
+                }
+                return try Self.write(self, asVersion: newer.storedVersion, to: encoder, newer: newer)
+            }
+            try encodeVersioned(asVersion: requested!, to: encoder)
         } catch let error as VersionedEncodingError where !encoder.codingPath.isEmpty {
-            // A part inside a document that cannot be written as the version asked for: say
-            // which part, as a clash inside a document does.
+            // A part inside a document that cannot be written as the version asked for, or back
+            // as its own newer version: say which part, as a clash inside a document does.
+            let version = newer.map { "its version \($0.storedVersion), read from a newer document" }
             throw EncodingError.invalidValue(
                 self,
                 EncodingError.Context(
                     codingPath: encoder.codingPath,
                     debugDescription: "\(Self.self) at \(describePath(encoder.codingPath)) cannot be written as "
-                        + "version \(describeVersion(requested)): \(error)",
+                        + "\(version ?? "version \(describeVersion(requested!))"): \(error)",
                     underlyingError: error
                 )
             )
@@ -78,6 +92,31 @@ extension VersionedCodable {
         newer: NewerDocument? = nil,
         atRoot: Bool = false
     ) throws {
+        let writer = try makeWriter(value, asVersion: version, to: encoder, newer: newer, atRoot: atRoot)
+        do {
+            try value.encode(to: writer)
+            try writer.finish(writer.root, into: encoder)
+        } catch {
+            throw writer.error(writing: value) ?? error
+        }
+        if let error = writer.error(writing: value) {
+            throw error
+        }
+    }
+
+    /// The writer for one encode of `value`: the depth checked, the spec asked what it writes,
+    /// and the older builds that may read the document named.
+    ///
+    /// Out of line, so that its frame is gone before the type's fields (and the parts nested in
+    /// them) are written.
+    @inline(never)
+    private static func makeWriter(
+        _ value: Self,
+        asVersion version: Int?,
+        to encoder: any Encoder,
+        newer: NewerDocument?,
+        atRoot: Bool
+    ) throws -> SpecWriter {
         if !atRoot {
             let codingPath = encoder.codingPath
             if codingPath.count > maximumVersionedPartDepth {
@@ -116,16 +155,8 @@ extension VersionedCodable {
                 + "that may read the document cannot be named beside it; declare this version incompatible"
             throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(VersionSpec.self, reason: reason))
         }
-        do {
-            try checkNotSharingPlace(with: encoder, writer: writer)
-            try value.encode(to: writer)
-            try writer.finish(writer.root, into: encoder)
-        } catch {
-            throw writer.error(writing: value) ?? error
-        }
-        if let error = writer.error(writing: value) {
-            throw error
-        }
+        try checkNotSharingPlace(with: encoder, writer: writer)
+        return writer
     }
 
     /// Throws when this value is written into an object where an enclosing versioned value's
