@@ -90,7 +90,7 @@ extension VersionedCodable {
             if shared.places === SpecPlace.versionAtRoot {
                 shared.places = .versionAtRootNamingOlderBuilds
             } else {
-                shared.places.addingOlderBuildsKeys(beside: storedVersion)
+                shared.places.addOlderBuildsKeys()
             }
         }
         if chain.problem != nil || !chain.contains(version: storedVersion) {
@@ -137,26 +137,25 @@ extension VersionedCodable {
     }
 
     /// The oldest versions that the document says may read and write it, if it says: beside
-    /// the integer the spec read as the version.
+    /// the value the spec read that holds the version.
     private static func readDeclaration(
         from shared: SharedRootDecoder
     ) throws -> (readableFrom: Int, writableFrom: Int)? {
         let stored = shared.storedVersion!
         let places = shared.places
-        guard
-            let path = places === SpecPlace.versionAtRootNamingOlderBuilds
-                ? ["version"] : places.integerPaths(equalTo: stored).first,
-            let object = try object(at: path.dropLast(), in: shared.sharedRoot())
-        else {
-            return nil
+        let paths = places === SpecPlace.versionAtRootNamingOlderBuilds ? rootVersionPaths : places.valuePaths(integers: false)
+        for path in paths {
+            let keys = declarationKeys(besideVersionKey: path.last!)
+            guard let object = try? object(at: path.dropLast(), in: shared.sharedRoot()),
+                (try? object.decodeIfPresent(Int.self, forKey: ForwardedKey(path.last!))) == stored,
+                let readable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(keys.readable))
+            else {
+                continue
+            }
+            let writable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(keys.writable))
+            return (readable, writable ?? stored)
         }
-        let keys = declarationKeys(besideVersionKey: path.last!)
-        guard let readable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: keys.readable))
-        else {
-            return nil
-        }
-        let writable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: keys.writable))
-        return (readable, writable ?? stored)
+        return nil
     }
 
     /// The object at `path` below `root`, or `nil` when a key on the way is missing or `null`.
@@ -276,6 +275,9 @@ let tooDeepDescription =
 /// about the version reads the same whether or not the spec itself is decoded.
 @usableFromInline
 internal let rootVersionKey = ForwardedKey(stringValue: "version")
+
+/// The default spec's one path to the version, made once.
+private let rootVersionPaths = [["version"]]
 
 /// `items[3].note`, as a person would write the place of a value in a document.
 func describePath(_ path: [any CodingKey]) -> String {

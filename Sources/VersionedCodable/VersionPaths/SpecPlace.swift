@@ -11,7 +11,7 @@ import Foundation
 // anything else reads it; the shared default places are never changed after they are made.
 final class SpecPlace: @unchecked Sendable {
     enum Entry {
-        /// What the spec wrote here, or, when reading, the integer it read (`nil` for another value).
+        /// What the spec wrote here; when reading, a key the spec read a value at.
         case value(any Encodable)
         case object(SpecPlace)
     }
@@ -39,13 +39,12 @@ final class SpecPlace: @unchecked Sendable {
     /// No place: what the views of a document's root hide while its spec is read.
     static let nothing = SpecPlace(path: [])
     /// The default spec's place when reading: a `version` key at the root.
-    static let versionAtRoot = SpecPlace(path: [], [("version", .value(Int?.none))])
+    static let versionAtRoot = SpecPlace(path: [], [("version", .value(true))])
     /// The same, in a document that names the older builds that may read it.
     static let versionAtRootNamingOlderBuilds = SpecPlace(
         path: [],
         [
-            ("version", .value(Int?.none)), ("versionReadableFrom", .value(Int?.none)),
-            ("versionWritableFrom", .value(Int?.none)),
+            ("version", .value(true)), ("versionReadableFrom", .value(true)), ("versionWritableFrom", .value(true)),
         ]
     )
 
@@ -128,30 +127,26 @@ final class SpecPlace: @unchecked Sendable {
             }
     }
 
-    /// The paths, depth first in the order the spec used them, of the integers here and below;
-    /// with `equalTo`, only of those that equal it.
-    func integerPaths(equalTo wanted: Int? = nil) -> [[String]] {
+    /// The paths, depth first in the order the spec used them, of the single values here and
+    /// below; with `integers`, only of the integers.
+    func valuePaths(integers: Bool) -> [[String]] {
         entries.flatMap { key, entry -> [[String]] in
             switch entry {
-            case .object(let child):
-                return child.integerPaths(equalTo: wanted)
-            case .value(let value):
-                guard let number = integer(value), wanted.map({ $0 == number }) ?? true else { return [] }
-                return [path + [key]]
+            case .object(let child): return child.valuePaths(integers: integers)
+            case .value(let value): return !integers || integer(value) != nil ? [path + [key]] : []
             }
         }
     }
 
-    /// Adds, beside each integer equal to `version` here and below, the keys that name the older
-    /// builds that may read and write the document: in a document that may hold them, they are
-    /// the spec's too.
-    func addingOlderBuildsKeys(beside version: Int?) {
-        guard let version else { return }
-        for path in integerPaths(equalTo: version) {
+    /// Adds, beside each single value the spec read, the keys that would name the older builds
+    /// that may read and write the document if it were the version: in a document that may
+    /// hold them, they are the spec's too.
+    func addOlderBuildsKeys() {
+        for path in valuePaths(integers: false) {
             let keys = declarationKeys(besideVersionKey: path.last!)
             let object = self.object(atPath: path.dropLast())
-            object?.set(keys.readable, .value(Int?.none))
-            object?.set(keys.writable, .value(Int?.none))
+            object?.set(keys.readable, .value(true))
+            object?.set(keys.writable, .value(true))
         }
     }
 }

@@ -6,13 +6,19 @@ import Foundation
 /// older build does not keep it as a field it does not know.
 struct SpecReadingDecoder: Decoder {
     let base: any Decoder
+    /// The document's root, when the spec reads there: its object is opened once, and shared
+    /// with the type.
+    var shared: SharedRootDecoder? = nil
     let place: SpecPlace
 
     var codingPath: [any CodingKey] { base.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(SpecReadingContainer(base: try base.container(keyedBy: type), place: place))
+        // Every object is opened with the library's own key type, whose containers are made
+        // once per process rather than once per spec key type.
+        let object = try shared?.sharedRoot() ?? base.container(keyedBy: ForwardedKey.self)
+        return KeyedDecodingContainer(SpecReadingContainer<Key>(base: object, place: place))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
@@ -39,86 +45,60 @@ private struct SpecReadingSingleValueContainer: SingleValueDecodingContainer {
     }
 }
 
-/// A spec's keyed container: each key read is noted, with the integer read there, if any.
+/// A spec's keyed container: each key read is noted.
 private struct SpecReadingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let base: KeyedDecodingContainer<Key>
+    let base: KeyedDecodingContainer<ForwardedKey>
     let place: SpecPlace
 
     var codingPath: [any CodingKey] { base.codingPath }
-    var allKeys: [Key] { base.allKeys }
+    var allKeys: [Key] {
+        base.allKeys.compactMap { key in key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue) }
+    }
 
-    private func noting<T>(_ key: Key, _ read: () throws -> T) throws -> T {
+    private func noting<T>(_ key: Key, _ read: (ForwardedKey) throws -> T) throws -> T {
+        let forwarded = ForwardedKey(key)
         do {
-            let value = try read()
-            place.set(key.stringValue, .value((value as? any BinaryInteger).flatMap { Int(exactly: $0) }))
+            let value = try read(forwarded)
+            place.set(key.stringValue, .value(true))
             return value
-        } catch DecodingError.keyNotFound(let missing, let context) where !base.contains(key) {
+        } catch DecodingError.keyNotFound(let missing, let context) where !base.contains(forwarded) {
             place.root.metMissingKey = true
             throw DecodingError.keyNotFound(missing, context)
-        } catch DecodingError.valueNotFound(let type, let context) where (try? base.decodeNil(forKey: key)) == true {
+        } catch DecodingError.valueNotFound(let type, let context)
+            where (try? base.decodeNil(forKey: forwarded)) == true
+        {
             place.root.metMissingKey = true
             throw DecodingError.valueNotFound(type, context)
         }
     }
 
-    func contains(_ key: Key) -> Bool { base.contains(key) }
-    func decodeNil(forKey key: Key) throws -> Bool { try noting(key) { try base.decodeNil(forKey: key) } }
-    func decode(_ t: String.Type, forKey key: Key) throws -> String {
-        try noting(key) { try base.decode(t, forKey: key) }
-    }
-    func decode(_ t: Double.Type, forKey key: Key) throws -> Double {
-        try noting(key) { try base.decode(t, forKey: key) }
-    }
-    func decode(_ t: Float.Type, forKey key: Key) throws -> Float {
-        try noting(key) { try base.decode(t, forKey: key) }
-    }
-    func decode(_ t: Int16.Type, forKey key: Key) throws -> Int16 {
-        try noting(key) { try base.decode(t, forKey: key) }
-    }
-    func decode(_ t: Int32.Type, forKey key: Key) throws -> Int32 {
-        try noting(key) { try base.decode(t, forKey: key) }
-    }
-    func decode(_ t: Int64.Type, forKey key: Key) throws -> Int64 {
-        try noting(key) { try base.decode(t, forKey: key) }
-    }
-    func decode(_ t: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        try noting(key) { try base.decode(t, forKey: key) }
-    }
-    func decode(_ t: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        try noting(key) { try base.decode(t, forKey: key) }
-    }
-    func decode(_ t: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        try noting(key) { try base.decode(t, forKey: key) }
-    }
-    func decode(_ t: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        try noting(key) { try base.decode(t, forKey: key) }
-    }
+    func contains(_ key: Key) -> Bool { base.contains(ForwardedKey(key)) }
+    func decodeNil(forKey key: Key) throws -> Bool { try noting(key) { try base.decodeNil(forKey: $0) } }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let forwarded = ForwardedKey(key)
         // A missing key or `null` is the container's to answer, as in a plain decode; so is a
-        // value the coder reads in a way of its own, or a dictionary, whose keys it reads as they are.
+        // value the coder reads in a way of its own, or a dictionary, whose keys it reads as
+        // they are.
         if try isCodedSpecially(T.self) || isSingleValue(T.self) || T.self is any DictionaryAtPlace.Type
-            || !base.contains(key)
-            || base.decodeNil(forKey: key)
+            || !base.contains(forwarded) || base.decodeNil(forKey: forwarded)
         {
-            return try noting(key) { try base.decode(type, forKey: key) }
+            return try noting(key) { try base.decode(type, forKey: $0) }
         }
-        return try T(
-            from: SpecReadingDecoder(base: base.superDecoder(forKey: key), place: place.object(at: key.stringValue))
-        )
+        let decoder = try base.superDecoder(forKey: forwarded)
+        return try T(from: SpecReadingDecoder(base: decoder, place: place.object(at: key.stringValue)))
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type,
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let nested = try noting(key) { try base.nestedContainer(keyedBy: type, forKey: key) }
-        return KeyedDecodingContainer(
-            SpecReadingContainer<NestedKey>(base: nested, place: place.object(at: key.stringValue))
-        )
+        let nested = try noting(key) { try base.nestedContainer(keyedBy: ForwardedKey.self, forKey: $0) }
+        let object = place.object(at: key.stringValue)
+        return KeyedDecodingContainer(SpecReadingContainer<NestedKey>(base: nested, place: object))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try noting(key) { try base.nestedUnkeyedContainer(forKey: key) }
+        try noting(key) { try base.nestedUnkeyedContainer(forKey: $0) }
     }
 
     func superDecoder() throws -> any Decoder {
@@ -126,7 +106,8 @@ private struct SpecReadingContainer<Key: CodingKey>: KeyedDecodingContainerProto
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        SpecReadingDecoder(base: try base.superDecoder(forKey: key), place: place.object(at: key.stringValue))
+        let decoder = try base.superDecoder(forKey: ForwardedKey(key))
+        return SpecReadingDecoder(base: decoder, place: place.object(at: key.stringValue))
     }
 }
 
@@ -143,8 +124,8 @@ extension VersionPathSpec {
         }
         let place = SpecPlace(path: [])
         do {
-            let spec = try Self(from: SpecReadingDecoder(base: shared, place: place))
-            return (spec.version(comparedWith: Self(withVersion: template)), place)
+            let spec = try Self(from: SpecReadingDecoder(base: shared, shared: shared, place: place))
+            return (spec.version(comparedWith: template), place)
         } catch let error as DecodingError where place.metMissingKey {
             // A key the spec needs is missing or `null` (a document without `_metadata`, written
             // before the type was versioned): the document has no version. Anything else the
@@ -162,11 +143,11 @@ extension VersionPathSpec {
     /// A key path through a force unwrap or a subscript (`\Self._metadata!.version`,
     /// `\Self.headers[0].version`) would stop the process on a document that lacks what it
     /// reads, so unless it is a path of stored properties, which cannot trap, it is applied
-    /// only to a spec that has every optional value and array element `template`, a spec the
-    /// chain writes, has: one that lacks any holds no version.
-    func version(comparedWith template: Self) -> Int? {
+    /// only to a spec that has every optional value and array element that the spec written for
+    /// `template`, a version of the chain, has: one that lacks any holds no version.
+    func version(comparedWith template: Int?) -> Int? {
         if MemoryLayout<Self>.offset(of: Self.keyPathToVersion) != nil
-            || !lacksPart(Mirror(reflecting: self), of: Mirror(reflecting: template))
+            || !lacksPart(Mirror(reflecting: self), of: Mirror(reflecting: Self(withVersion: template)))
         {
             return self[keyPath: Self.keyPathToVersion]
         }
@@ -177,10 +158,10 @@ extension VersionPathSpec {
     /// reads as the version: each integer it wrote is replaced in turn by `marker`, and the
     /// spec is read back from what it wrote, until it reads `marker`. `nil` when none does.
     static func versionPath(in written: SpecPlace, marker: Int) -> [String]? {
-        for path in written.integerPaths() {
+        for path in written.valuePaths(integers: true) {
             let probe = WrittenSpec(place: written, replacing: path, with: marker)
             if let data = try? JSONEncoder().encode(probe), let read = try? JSONDecoder().decode(Self.self, from: data),
-                read.version(comparedWith: Self(withVersion: marker)) == marker
+                read.version(comparedWith: marker) == marker
             {
                 return path
             }
