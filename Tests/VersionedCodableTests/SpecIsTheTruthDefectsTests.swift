@@ -23,7 +23,7 @@ struct SpecIsTheTruthDefectsTests {
 
     @Test("A tree of 128 versioned parts with an optional child reads and writes on a 512 KB stack")
     func optionalChildTreeFitsASmallStack() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+        await #expect(processExitsWith: .success) {
             SpecIsTheTruthDefectsTests.onSmallStack {
                 SpecTruth.endChildProcess {
                     let depth = 128
@@ -42,7 +42,6 @@ struct SpecIsTheTruthDefectsTests {
                 }
             }
         }
-        #expect(result?.exitStatus == .exitCode(0), "\(SpecTruth.failureText(result))")
     }
 
     @Test(
@@ -61,7 +60,10 @@ struct SpecIsTheTruthDefectsTests {
         let versioned = try Format.json.object(try encoder.encode(versioned: board))
         var plain = try Format.json.object(try encoder.encode(board.scores))
         plain["version"] = 3
-        #expect(NSDictionary(dictionary: versioned).isEqual(to: plain), "\(versioned) against \(plain)")
+        let sorted = { (object: [String: Any]) in
+            String(decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys), as: UTF8.self)
+        }
+        #expect(try sorted(versioned) == sorted(plain))
     }
 
     @Test("A root dictionary of structs reads back under snake-case strategies both ways")

@@ -20,7 +20,7 @@ struct SpecIsTheTruthFirstUseOrderTests {
         arguments: LetterFirstUse.allCases
     )
     func unversionedLetterFirst(firstUse: LetterFirstUse) async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [firstUse] in
+        await #expect(processExitsWith: .success) { [firstUse] in
             SpecTruth.endChildProcess {
                 for format in Format.allCases {
                     switch firstUse {
@@ -37,7 +37,6 @@ struct SpecIsTheTruthFirstUseOrderTests {
                 }
             }
         }
-        #expect(result?.exitStatus == .exitCode(0), "\(SpecTruth.failureText(result))")
     }
 
     /// How a process first uses the chain that shares the ticket's spec.
@@ -52,7 +51,7 @@ struct SpecIsTheTruthFirstUseOrderTests {
         arguments: PriceFirstUse.allCases
     )
     func sharedSpecFirst(firstUse: PriceFirstUse) async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [firstUse] in
+        await #expect(processExitsWith: .success) { [firstUse] in
             SpecTruth.endChildProcess {
                 for format in Format.allCases {
                     switch firstUse {
@@ -70,7 +69,6 @@ struct SpecIsTheTruthFirstUseOrderTests {
                 }
             }
         }
-        #expect(result?.exitStatus == .exitCode(0), "\(SpecTruth.failureText(result))")
     }
 
     /// The four uses whose order is permuted: the default spec, 1.2's nested spec through its
@@ -125,7 +123,7 @@ struct SpecIsTheTruthFirstUseOrderTests {
 
     @Test("Each order of first use of four specs gives the same results", arguments: 0..<24)
     func everyOrderOfFirstUse(permutation: Int) async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [permutation] in
+        await #expect(processExitsWith: .success) { [permutation] in
             SpecTruth.endChildProcess {
                 let order = SpecIsTheTruthFirstUseOrderTests.permutation(permutation)
                 for format in Format.allCases {
@@ -142,6 +140,5 @@ struct SpecIsTheTruthFirstUseOrderTests {
                 }
             }
         }
-        #expect(result?.exitStatus == .exitCode(0), "\(SpecTruth.failureText(result))")
     }
 }

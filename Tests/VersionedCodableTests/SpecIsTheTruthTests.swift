@@ -164,6 +164,24 @@ struct SpecIsTheTruthTests {
     }
 
     @Test(
+        "An old build's edit of a header it reads through a super decoder and writes as a field is written back",
+        arguments: Format.allCases
+    )
+    func superDecoderHeaderWrittenAsField(format: Format) throws {
+        let newer = SpecTruth.JournalEntry(header: .init(title: "Monday", pinned: false), body: "rain", mood: "calm")
+        var old = try format.readPlain(Versioned<SpecTruth.JournalEntryV1>.self, try format.write(newer))
+        #expect(old.isFromNewerVersion)
+        old.wrappedValue.header.title = "Tuesday"
+        let back = try format.writePlain(old)
+        let header = try SpecTruth.nested(try format.object(back), "header")
+        #expect(header["title"] as? String == "Tuesday")
+        let reread = try format.readValue(SpecTruth.JournalEntry.self, back)
+        #expect(
+            reread == SpecTruth.JournalEntry(header: .init(title: "Tuesday", pinned: false), body: "rain", mood: "calm")
+        )
+    }
+
+    @Test(
         "A field an old build writes but does not read is written fresh, not replaced by the newer document's",
         arguments: Format.allCases
     )

@@ -129,22 +129,16 @@ extension SpecTruth {
         }
     }
 
-    /// Runs checks in an exit test's child process: success if they all pass, and the failure
-    /// written to standard error otherwise.
+    /// Runs checks in an exit test's child process: success if they all pass, and otherwise an
+    /// issue that says what failed, which the parent reports, and a failing exit status.
     static func endChildProcess(_ checks: () throws -> Void) -> Never {
         do {
             try checks()
             exit(0)
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            Issue.record("\(error)")
             exit(1)
         }
-    }
-
-    /// What a child process wrote to standard error, for the parent's failure message.
-    static func failureText(_ result: ExitTest.Result?) -> String {
-        guard let result else { return "no result" }
-        return "\(result.exitStatus): " + String(decoding: result.standardErrorContent, as: UTF8.self)
     }
 
     /// The document's integer at `key`, or nil.
@@ -263,16 +257,17 @@ extension SpecTruth {
 // MARK: - Two chains sharing one spec
 
 extension SpecTruth {
-    /// A header with a constant beside the version, shared by two chains.
+    /// A header with a constant `format: 1` beside the version when versioned, shared by two
+    /// chains: a chain whose only version is 1 writes two ones.
     struct SharedHeaderSpec: VersionPathSpec {
         static var keyPathToVersion: KeyPath<Self, Int?> { \Self.header.revision }
 
         init(withVersion version: Int?) {
-            header = Header(schema: 1, revision: version)
+            header = Header(format: version == nil ? nil : 1, revision: version)
         }
 
         struct Header: Codable {
-            var schema: Int
+            var format: Int?
             var revision: Int?
         }
         var header: Header
@@ -316,7 +311,7 @@ extension SpecTruth {
             try check(int(try nested(try format.object(written), "header"), "revision"), 1, "price's version")
             try check(try format.read(Price.self, written).wrappedValue, Price(amount: 5), "price read back")
         } else {
-            let document = try format.document(["header": ["schema": 1, "revision": 1], "amount": 5])
+            let document = try format.document(["header": ["format": 1, "revision": 1], "amount": 5])
             let read = try format.read(Price.self, document)
             try check(read.storedVersion, 1, "price's stored version")
             try check(read.wrappedValue, Price(amount: 5), "price")
@@ -324,16 +319,16 @@ extension SpecTruth {
     }
 
     static func checkTickets(in format: Format) throws {
-        let v3 = try format.document(["header": ["schema": 1, "revision": 3], "seat": "12A"])
+        let v3 = try format.document(["header": ["format": 1, "revision": 3], "seat": "12A"])
         let read = try format.read(Ticket.self, v3)
         try check(read.storedVersion, 3, "\(format) version 3 ticket's stored version")
         try check(read.wrappedValue, Ticket(seat: "12A"), "\(format) version 3 ticket")
-        let v1 = try format.document(["header": ["schema": 1, "revision": 1], "seat": "1B"])
+        let v1 = try format.document(["header": ["format": 1, "revision": 1], "seat": "1B"])
         try check(try format.read(Ticket.self, v1).wrappedValue, Ticket(seat: "1B+2+3"), "version 1 ticket")
         let written = try format.write(Ticket(seat: "7C"))
         let header = try nested(try format.object(written), "header")
         try check(int(header, "revision"), 3, "written ticket's revision")
-        try check(int(header, "schema"), 1, "written ticket's schema")
+        try check(int(header, "format"), 1, "written ticket's format")
         try check(try format.read(Ticket.self, written).storedVersion, 3, "written ticket's stored version")
     }
 }
@@ -616,6 +611,46 @@ extension SpecTruth {
             try header.encode(to: container.superEncoder(forKey: .header))
             try container.encode(body, forKey: .body)
         }
+    }
+
+    /// The old build's newest version, which reads its header through a super decoder and
+    /// writes it as a plain field.
+    struct JournalEntryV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var header: DiaryHeader
+        var body: String
+
+        enum CodingKeys: String, CodingKey { case header, body }
+
+        init(header: DiaryHeader, body: String) {
+            self.header = header
+            self.body = body
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            header = try DiaryHeader(from: container.superDecoder(forKey: .header))
+            body = try container.decode(String.self, forKey: .body)
+        }
+    }
+
+    struct JournalEntry: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        static let compatibility = ForwardCompatibility.compatible
+        typealias PreviousVersion = JournalEntryV1
+        var header: DiaryHeader
+        var body: String
+        var mood: String
+
+        init(header: DiaryHeader, body: String, mood: String) {
+            self.header = header
+            self.body = body
+            self.mood = mood
+        }
+        init(from old: JournalEntryV1) {
+            self.init(header: old.header, body: old.body, mood: "")
+        }
+        func downgraded() -> JournalEntryV1 { JournalEntryV1(header: header, body: body) }
     }
 
     /// The new build adds a field, so old builds may read and write it.
