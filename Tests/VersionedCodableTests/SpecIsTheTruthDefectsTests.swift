@@ -130,7 +130,8 @@ struct SpecIsTheTruthDefectsTests {
         var copies: [(Int, UInt8, Data)] = []
         for position in document.indices {
             let original = document[position]
-            for byte in Set([original ^ 0x01, original ^ 0x80, original ^ 0x10, 0x00, 0xFF]) where byte != original {
+            let bits = (0..<8).map { original ^ UInt8(1 << $0) }
+            for byte in Set(bits + [0x00, 0x7F, 0xD0, 0xFF]) where byte != original {
                 var copy = document
                 copy[position] = byte
                 copies.append((position - document.startIndex, byte, copy))
@@ -139,34 +140,68 @@ struct SpecIsTheTruthDefectsTests {
         return copies
     }
 
-    @Test("A damaged binary property list throws what a plain decode throws, and never reads what it refuses")
-    func damagedBinaryPropertyList() throws {
+    /// Decodes every damaged copy of `value`'s binary property list plainly as `Plain` and
+    /// versioned as `T`, and returns the copies where the versioned decode threw an error of
+    /// another kind than a plain decode's, or read what the plain decode refused.
+    static func damagedDecodes<T: VersionedCodable, Plain: Decodable>(
+        of value: T,
+        plain: Plain.Type
+    ) throws -> (foreignErrors: [String], readWhatPlainRefuses: [String]) {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
-        let document = try encoder.encode(
-            versioned: SpecTruth.Sample(title: "Ode", count: 7, ratio: 0.5, tags: ["a", "bb"])
-        )
+        let document = try encoder.encode(versioned: value)
         var foreignErrors: [String] = []
         var readWhatPlainRefuses: [String] = []
-        for (position, byte, damaged) in Self.damagedCopies(of: document) {
-            let plain = Result { try PropertyListDecoder().decode(SpecTruth.PlainSample.self, from: damaged) }
-            let versioned = Result { try PropertyListDecoder().decode(versioned: SpecTruth.Sample.self, from: damaged) }
-            switch (plain, versioned) {
-            case (.failure, .success(let value)):
-                readWhatPlainRefuses.append("byte \(position) = \(byte): \(value)")
-            case (.failure(let plainError), .failure(let error)) where plainError is DecodingError:
-                if !(error is DecodingError || error is VersionedDecodingError) {
-                    foreignErrors.append("byte \(position) = \(byte): \(type(of: error)) \(error)")
+        for (position, byte, damaged) in damagedCopies(of: document) {
+            let plain = Result { try PropertyListDecoder().decode(Plain.self, from: damaged) }
+            let versioned = Result { try PropertyListDecoder().decode(versioned: T.self, from: damaged) }
+            let part = Result { try PropertyListDecoder().decode(Versioned<T>.self, from: damaged) }
+            for (route, result) in [("decode(versioned:)", versioned), ("Versioned", part.map(\.wrappedValue))] {
+                switch (plain, result) {
+                case (.failure(let plainError), .success(let value)):
+                    readWhatPlainRefuses.append("\(route), byte \(position) = \(byte): \(value); plain: \(plainError)")
+                case (.failure(let plainError), .failure(let error)) where plainError is DecodingError:
+                    if !(error is DecodingError || error is VersionedDecodingError) {
+                        foreignErrors.append("\(route), byte \(position) = \(byte): \(type(of: error)) \(error)")
+                    }
+                case (.success, .failure(let error)) where !(error is DecodingError || error is VersionedDecodingError):
+                    foreignErrors.append("\(route), byte \(position) = \(byte): \(type(of: error)) \(error)")
+                default:
+                    break
                 }
-            case (.success, .failure(let error)):
-                if !(error is DecodingError || error is VersionedDecodingError) {
-                    foreignErrors.append("byte \(position) = \(byte): \(type(of: error)) \(error)")
-                }
-            default:
-                break
             }
         }
-        #expect(foreignErrors.isEmpty, "\(foreignErrors.count) errors of other types: \(foreignErrors.prefix(5))")
-        #expect(readWhatPlainRefuses.isEmpty, "\(readWhatPlainRefuses.count) read: \(readWhatPlainRefuses.prefix(5))")
+        return (foreignErrors, readWhatPlainRefuses)
+    }
+
+    /// A ticket as a plain decode reads it; the chain has no `nil` version, so a damaged
+    /// version's key is an error for both.
+    struct PlainTicket: Decodable {
+        struct Header: Decodable {
+            var format: Int?
+            var revision: Int
+        }
+        var header: Header
+        var seat: String
+    }
+
+    @Test("A damaged binary property list throws what a plain decode throws, and never reads what it refuses")
+    func damagedBinaryPropertyList() throws {
+        let sample = SpecTruth.Sample(title: "Ode", count: 7, ratio: 0.5, tags: ["a", "bb"])
+        let atRoot = try Self.damagedDecodes(of: sample, plain: SpecTruth.PlainSample.self)
+        let nested = try Self.damagedDecodes(
+            of: SpecTruth.Ticket(seat: "12A"),
+            plain: PlainTicket.self
+        )
+        for (name, found) in [("default spec", atRoot), ("nested spec", nested)] {
+            #expect(
+                found.foreignErrors.isEmpty,
+                "\(name): \(found.foreignErrors.count): \(found.foreignErrors.prefix(3))"
+            )
+            #expect(
+                found.readWhatPlainRefuses.isEmpty,
+                "\(name): \(found.readWhatPlainRefuses.count): \(found.readWhatPlainRefuses.prefix(3))"
+            )
+        }
     }
 }

@@ -292,4 +292,26 @@ struct SpecIsTheTruthSpecFormsTests {
         // Without the decoding strategy the snake-case key is not the spec's, as in a plain decode.
         #expect(try JSONDecoder().storedVersion(of: SpecTruth.Recipe.self, from: written) == nil)
     }
+
+    @Test("A snake-case spec property reads what a plain decode of the spec reads, under each decoding strategy")
+    func snakeCaseSpecUnderSnakeCase() throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let written = try encoder.encode(versioned: SpecTruth.Ledger(balance: 10))
+        let object = try Format.json.object(written)
+        #expect(SpecTruth.int(object, "schema_version") == 2)
+        #expect(SpecTruth.int(object, "balance") == 10)
+        let plain = JSONDecoder()
+        #expect(try plain.decode(SpecTruth.SnakeVersionSpec.self, from: written).schema_version == 2)
+        #expect(try plain.storedVersion(of: SpecTruth.Ledger.self, from: written) == 2)
+        #expect(
+            try plain.decode(versioned: SpecTruth.Ledger.self, from: written) == SpecTruth.Ledger(balance: 10)
+        )
+        // Converted from snake case, the document's key is no longer the spec's, in a plain
+        // decode of the spec as in the versioned one.
+        let fromSnake = JSONDecoder()
+        fromSnake.keyDecodingStrategy = .convertFromSnakeCase
+        let specReads = try fromSnake.decode(SpecTruth.SnakeVersionSpec.self, from: written).schema_version
+        #expect(try fromSnake.storedVersion(of: SpecTruth.Ledger.self, from: written) == specReads)
+    }
 }

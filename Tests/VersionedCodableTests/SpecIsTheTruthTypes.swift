@@ -503,16 +503,17 @@ extension SpecTruth {
         }
     }
 
-    /// Writes how many specs were made for writing before this one, beside the version.
+    /// Counts its versioned writes beside the version, under a key that sorts before it: the
+    /// count steps with the versions when the spec is first asked for them in order.
     struct CountingSpec: VersionPathSpec {
         static let counter = WriteCounter()
         static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
         var version: Int?
-        var writes: Int
+        var count: Int?
 
         init(withVersion version: Int?) {
             self.version = version
-            writes = Self.counter.next()
+            count = version == nil ? nil : Self.counter.next()
         }
     }
 
@@ -613,11 +614,20 @@ extension SpecTruth {
         }
     }
 
-    /// The old build's newest version, which reads its header through a super decoder and
-    /// writes it as a plain field.
+    /// The old build's newest version, which reads its header, where the spec keeps the
+    /// version, through a super decoder and writes it as a plain field.
+    /// The version inside the header, beside the type's own fields there.
+    struct HeaderVersionSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.header.version }
+        struct Header: Codable { var version: Int? }
+        var header: Header
+        init(withVersion version: Int?) { header = Header(version: version) }
+    }
+
     struct JournalEntryV1: VersionedCodable, Equatable {
         static let version: Int? = 1
         typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = HeaderVersionSpec
         var header: DiaryHeader
         var body: String
 
@@ -638,6 +648,7 @@ extension SpecTruth {
         static let version: Int? = 2
         static let compatibility = ForwardCompatibility.compatible
         typealias PreviousVersion = JournalEntryV1
+        typealias VersionSpec = HeaderVersionSpec
         var header: DiaryHeader
         var body: String
         var mood: String
@@ -653,24 +664,38 @@ extension SpecTruth {
         func downgraded() -> JournalEntryV1 { JournalEntryV1(header: header, body: body) }
     }
 
-    /// The new build adds a field, so old builds may read and write it.
+    /// The new build's header has a field the old build's does not know.
+    struct ColoredDiaryHeader: Codable, Equatable {
+        var title: String
+        var pinned: Bool
+        var color: String
+    }
+
+    /// The new build adds fields, at the root and in the header, so old builds may read and
+    /// write it.
     struct Diary: VersionedCodable, Equatable {
         static let version: Int? = 2
         static let compatibility = ForwardCompatibility.compatible
         typealias PreviousVersion = DiaryV1
-        var header: DiaryHeader
+        var header: ColoredDiaryHeader
         var body: String
         var mood: String
 
-        init(header: DiaryHeader, body: String, mood: String) {
+        init(header: ColoredDiaryHeader, body: String, mood: String) {
             self.header = header
             self.body = body
             self.mood = mood
         }
         init(from old: DiaryV1) {
-            self.init(header: old.header, body: old.body, mood: "")
+            self.init(
+                header: ColoredDiaryHeader(title: old.header.title, pinned: old.header.pinned, color: ""),
+                body: old.body,
+                mood: ""
+            )
         }
-        func downgraded() -> DiaryV1 { DiaryV1(header: header, body: body) }
+        func downgraded() -> DiaryV1 {
+            DiaryV1(header: DiaryHeader(title: header.title, pinned: header.pinned), body: body)
+        }
     }
 
     /// The old build's newest version, which writes a word count it never reads.
@@ -738,6 +763,36 @@ extension SpecTruth {
             var container = encoder.singleValueContainer()
             try container.encode(counts)
         }
+    }
+
+    /// Keeps a dictionary of counts in `_metadata`, where its spec keeps the version.
+    struct Tally: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataSpec
+        var _metadata: [String: Int]
+    }
+
+    /// The version at `_metadata.version`.
+    struct MetadataSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata.version }
+        struct Metadata: Codable { var version: Int? }
+        var _metadata: Metadata
+        init(withVersion version: Int?) { _metadata = Metadata(version: version) }
+    }
+
+    /// A snake-case spec property, which snake-case strategies leave as it is when writing.
+    struct SnakeVersionSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.schema_version }
+        var schema_version: Int?
+        init(withVersion version: Int?) { schema_version = version }
+    }
+
+    struct Ledger: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = SnakeVersionSpec
+        var balance: Int
     }
 
     /// Writes `"_metadata": null` for the `nil` version, with `encode(_:forKey:)`.
