@@ -204,6 +204,30 @@ struct SpecIsTheTruthTests {
         #expect(SpecTruth.int(object, "version") == 2)
     }
 
+    @Test(
+        "A kept number beyond what Decimal holds comes back exactly as written, or reading names the field",
+        arguments: [
+            "123456789012345678901234567890123456789012345", "0.12345678901234567890123456789012345678901234",
+            "1e-400", "-98765432109876543210987654321098765432109876543210",
+        ]
+    )
+    func keptNumbersBeyondDecimal(number: String) throws {
+        let document = Data(
+            (#"{"version":2,"versionReadableFrom":1,"versionWritableFrom":1,"text":"a b","tags":[],"big":"#
+                + number + "}").utf8
+        )
+        let read: Versioned<SpecTruth.EssayV1>
+        do {
+            read = try JSONDecoder().decode(Versioned<SpecTruth.EssayV1>.self, from: document)
+        } catch let error as DecodingError {
+            #expect("\(error)".contains("big"), "\(error)")
+            return
+        }
+        #expect(read.isFromNewerVersion)
+        let back = String(decoding: try JSONEncoder().encode(read), as: UTF8.self)
+        #expect(back.contains(#""big":"# + number), "\(back)")
+    }
+
     @Test("A dictionary entry that a key strategy would put on the version's key is refused or kept, never replaced")
     func dictionaryEntryOnTheVersionKey() throws {
         let census = SpecTruth.Census(counts: ["Version": 7, "apples": 3])
