@@ -122,10 +122,10 @@ extension SpecTruth {
         _ found: T,
         _ expected: T,
         _ what: String,
-        sourceLocation: SourceLocation = #_sourceLocation
+        line: Int = #line
     ) throws {
         guard found == expected else {
-            throw Mismatch("\(what): found \(found), expected \(expected) (line \(sourceLocation.line))")
+            throw Mismatch("\(what): found \(found), expected \(expected) (line \(line))")
         }
     }
 
