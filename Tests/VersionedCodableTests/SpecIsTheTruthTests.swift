@@ -33,6 +33,18 @@ struct SpecIsTheTruthTests {
         #expect(unversioned.wrappedValue == SpecTruth.Report(title: "old+1"))
     }
 
+    @Test(
+        "All that the spec writes for no version is in the document: 1.2's nested spec's empty object",
+        arguments: Format.allCases
+    )
+    func specOutputForNoVersion(format: Format) throws {
+        let written = try format.write(SpecTruth.LetterV0(body: "old"))
+        let object = try format.object(written)
+        #expect(Set(object.keys) == ["metadata", "body"])
+        #expect(try SpecTruth.nested(object, "metadata").isEmpty)
+        #expect(try format.readValue(SpecTruth.LetterV0.self, written) == SpecTruth.LetterV0(body: "old"))
+    }
+
     @Test("A spec field that equals the version when written is not the version", arguments: Format.allCases)
     func minimumReaderIsNotTheVersion(format: Format) throws {
         let v3 = try format.document(["version": 3, "minimumReader": 2, "text": "x"])

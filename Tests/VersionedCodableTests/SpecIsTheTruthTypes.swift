@@ -239,12 +239,14 @@ extension SpecTruth {
     /// version, and checks what it wrote.
     static func encodeUnversionedLetter(in format: Format) throws {
         let written = try format.write(LetterV0(body: "old"))
-        let object = try format.object(written)
-        try check(int(try nested(object, "metadata"), "documentVersion"), nil, "unversioned letter's version")
-        try check(object["body"] as? String, "old", "unversioned letter's body")
         let read = try format.read(Letter.self, written)
         try check(read.storedVersion, nil, "unversioned letter's stored version")
         try check(read.wrappedValue, Letter(body: "old+1+2", signature: ""), "unversioned letter")
+        try check(try format.readValue(LetterV0.self, written), LetterV0(body: "old"), "unversioned letter as itself")
+        let object = try format.object(written)
+        try check(object["body"] as? String, "old", "unversioned letter's body")
+        let metadata = object["metadata"] as? [String: Any]
+        try check(metadata.flatMap { int($0, "documentVersion") }, nil, "unversioned letter's version")
     }
 
     /// Uses the unversioned letter by decoding one.
