@@ -200,6 +200,27 @@ struct SpecIsTheTruthTests {
     }
 
     @Test(
+        "An old build's edit of header fields it reads through a super decoder and writes in a nested container is written back",
+        arguments: Format.allCases
+    )
+    func superDecoderHeaderWrittenNested(format: Format) throws {
+        let newer = SpecTruth.Logbook(header: .init(title: "Monday"), body: "calm sea", weather: "fair")
+        var old = try format.readPlain(Versioned<SpecTruth.LogbookV1>.self, try format.write(newer))
+        #expect(old.isFromNewerVersion)
+        #expect(old.wrappedValue == SpecTruth.LogbookV1(title: "Monday", body: "calm sea"))
+        old.wrappedValue.title = "Tuesday"
+        let back = try format.writePlain(old)
+        let object = try format.object(back)
+        #expect(try SpecTruth.nested(object, "header")["title"] as? String == "Tuesday")
+        #expect(object["weather"] as? String == "fair")
+        let reread = try format.read(SpecTruth.Logbook.self, back)
+        #expect(reread.storedVersion == 2)
+        #expect(
+            reread.wrappedValue == SpecTruth.Logbook(header: .init(title: "Tuesday"), body: "calm sea", weather: "fair")
+        )
+    }
+
+    @Test(
         "A field an old build writes but does not read is written fresh, not replaced by the newer document's",
         arguments: Format.allCases
     )

@@ -666,6 +666,53 @@ extension SpecTruth {
         func downgraded() -> JournalEntryV1 { JournalEntryV1(header: header, body: body) }
     }
 
+    /// The old build's newest version, which reads its header's fields through a super decoder
+    /// and writes them into a nested container.
+    struct LogbookV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var title: String
+        var body: String
+
+        enum CodingKeys: String, CodingKey { case header, body }
+        enum HeaderKeys: String, CodingKey { case title }
+
+        init(title: String, body: String) {
+            self.title = title
+            self.body = body
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let header = try container.superDecoder(forKey: .header).container(keyedBy: HeaderKeys.self)
+            title = try header.decode(String.self, forKey: .title)
+            body = try container.decode(String.self, forKey: .body)
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var header = container.nestedContainer(keyedBy: HeaderKeys.self, forKey: .header)
+            try header.encode(title, forKey: .title)
+            try container.encode(body, forKey: .body)
+        }
+    }
+
+    struct Logbook: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        static let compatibility = ForwardCompatibility.compatible
+        typealias PreviousVersion = LogbookV1
+        struct Header: Codable, Equatable { var title: String }
+        var header: Header
+        var body: String
+        var weather: String
+
+        init(header: Header, body: String, weather: String) {
+            self.header = header
+            self.body = body
+            self.weather = weather
+        }
+        init(from old: LogbookV1) { self.init(header: Header(title: old.title), body: old.body, weather: "") }
+        func downgraded() -> LogbookV1 { LogbookV1(title: header.title, body: body) }
+    }
+
     /// The new build's header has a field the old build's does not know.
     struct ColoredDiaryHeader: Codable, Equatable {
         var title: String
