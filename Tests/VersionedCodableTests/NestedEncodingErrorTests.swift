@@ -128,7 +128,7 @@ struct NestedEncodingErrorTests {
         )
         let underlying = try #require(part.underlying as? VersionedEncodingError)
         #expect(underlying == .versionLocationNotAnObject(codingPath: ["items", "Index 0"]))
-        #expect(throws: VersionedEncodingError.versionLocationNotAnObject(codingPath: [])) {
+        #expect(throws: VersionedEncodingError.cannotHoldVersion(ArrayPart.self, version: ArrayPart.version)) {
             try JSONEncoder().encode(versioned: ArrayPart(items: [1]))
         }
     }

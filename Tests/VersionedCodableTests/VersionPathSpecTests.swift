@@ -380,7 +380,9 @@ struct VersionPathSpecTests {
             #expect(throws: VersionedEncodingError.versionLocationNotAnObject(codingPath: ["_metadata"])) {
                 try MetadataIsAnArray(_metadata: ["a"]).encodeTransparently(using: encode)
             }
-            #expect(throws: VersionedEncodingError.versionLocationNotAnObject(codingPath: [])) {
+            #expect(
+                throws: VersionedEncodingError.cannotHoldVersion(RootIsAnArray.self, version: RootIsAnArray.version)
+            ) {
                 try RootIsAnArray(items: [1, 2]).encodeTransparently(using: encode)
             }
         }

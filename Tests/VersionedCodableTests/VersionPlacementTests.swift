@@ -518,8 +518,8 @@ struct VersionPlacementTests {
         #expect {
             _ = try encode()
         } throws: { error in
-            guard case VersionedEncodingError.versionLocationNotAnObject(let path) = error else { return false }
-            return path.isEmpty
+            guard case VersionedEncodingError.cannotHoldVersion = error else { return false }
+            return true
         }
     }
 

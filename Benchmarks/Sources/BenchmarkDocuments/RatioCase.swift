@@ -89,6 +89,8 @@ extension RatioCase {
             counterChain,
             versionedArray(itemCount: itemCount),
             jsonDecodeNewerNote,
+            jsonDecodeMetadataNote,
+            jsonEncodeMetadataNote,
         ]
     }
 
@@ -96,7 +98,7 @@ extension RatioCase {
     public static let names = [
         "json-decode-2kb", "json-decode-200b", "plist-binary-decode-200b", "plist-xml-decode-200b",
         "json-encode-2kb", "json-encode-200b", "chain-\(counterChainSteps)-steps", "versioned-array-decode",
-        "json-decode-newer-200b",
+        "json-decode-newer-200b", "json-decode-metadata-200b", "json-encode-metadata-200b",
     ]
 
     private static let jsonDecodeArticle: RatioCase = {

@@ -24,6 +24,15 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     /// means the type does not encode itself as a keyed object at all.
     case versionLocationNotAnObject(codingPath: [String])
 
+    /// The type writes a single value, `nil` or an array as the whole of its document, which
+    /// cannot hold a version beside it. `type` is the type written and `version` the version it
+    /// was written as.
+    ///
+    /// A versioned type must encode as a keyed object; a versioned part inside a document that
+    /// does not throws an `EncodingError` whose underlying error is
+    /// ``versionLocationNotAnObject(codingPath:)``, with the part's path.
+    case cannotHoldVersion(any VersionedCodable.Type, version: Int?)
+
     /// A value was asked to be written as an older version, but the step down from `from`
     /// has no ``VersionedCodable/downgraded()`` implementation.
     case noDowngrade(from: any VersionedCodable.Type)
@@ -50,6 +59,8 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
             return true
         case (.versionLocationNotAnObject(let a), .versionLocationNotAnObject(let b)):
             return a == b
+        case (.cannotHoldVersion(let a, let v1), .cannotHoldVersion(let b, let v2)):
+            return a == b && v1 == v2
         case (.noDowngrade(let a), .noDowngrade(let b)):
             return a == b
         case (.notRepresentable(let a, let c1), .notRepresentable(let b, let c2)):
@@ -88,6 +99,10 @@ extension VersionedEncodingError: Hashable {
             hasher.combine(4)
             hasher.combine(version)
             hasher.combine(chain.types.map(ObjectIdentifier.init))
+        case .cannotHoldVersion(let type, let version):
+            hasher.combine(6)
+            hasher.combine(ObjectIdentifier(type))
+            hasher.combine(version)
         case .cannotWriteNewerDocument(let version, let writableFrom):
             hasher.combine(5)
             hasher.combine(version)
@@ -109,6 +124,9 @@ extension VersionedEncodingError: CustomStringConvertible {
             let place = path.isEmpty ? "the root of the document" : path.joined(separator: ".")
             return "Cannot write the version: the type writes something other than a keyed object at \(place), "
                 + "where the version's path needs an object."
+        case .cannotHoldVersion(let type, let version):
+            return "\(type) (version \(describeVersion(version))) writes a single value, `nil` or an array as its "
+                + "document, which cannot hold the version: a versioned type must encode as a keyed object."
         case .noDowngrade(let type):
             return "\(type) cannot be written as an older version: it does not implement downgraded() "
                 + "to \(type.previousVersionType)."

@@ -143,7 +143,8 @@ extension VersionedCodable {
     ) throws -> (readableFrom: Int, writableFrom: Int)? {
         let stored = shared.storedVersion!
         let places = shared.places
-        let paths = places === SpecPlace.versionAtRootNamingOlderBuilds ? rootVersionPaths : places.valuePaths(integers: false)
+        let paths =
+            places === SpecPlace.versionAtRootNamingOlderBuilds ? rootVersionPaths : places.valuePaths(integers: false)
         for path in paths {
             let keys = declarationKeys(besideVersionKey: path.last!)
             guard let object = try? object(at: path.dropLast(), in: shared.sharedRoot()),

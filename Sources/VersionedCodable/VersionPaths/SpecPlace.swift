@@ -102,14 +102,6 @@ final class SpecPlace: @unchecked Sendable {
         entry(key) != nil
     }
 
-    /// Whether anything but empty objects is written here.
-    var hasValues: Bool {
-        entries.contains {
-            if case .object(let child) = $0.entry { return child.hasValues }
-            return true
-        }
-    }
-
     /// Whether a container keyed by `Key` can write any key the spec owns here: synthesized
     /// keys cannot be made from a string they do not list, and such a container needs no
     /// watching. Any container can write "super", through its key-less super encoder.
@@ -118,13 +110,12 @@ final class SpecPlace: @unchecked Sendable {
     }
 
     /// Whether `objectKeys`, the keys of an object in a document, are all single values the
-    /// spec used: such an object holds only what the spec wrote.
+    /// spec used: such an object, empty ones included, holds only what the spec wrote.
     func ownsAll(_ objectKeys: [String]) -> Bool {
-        !objectKeys.isEmpty
-            && objectKeys.allSatisfy {
-                if case .value? = entry($0) { return true }
-                return false
-            }
+        objectKeys.allSatisfy {
+            if case .value? = entry($0) { return true }
+            return false
+        }
     }
 
     /// The paths, depth first in the order the spec used them, of the single values here and

@@ -52,7 +52,8 @@ private struct SpecReadingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     var codingPath: [any CodingKey] { base.codingPath }
     var allKeys: [Key] {
-        base.allKeys.compactMap { key in key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue) }
+        base.allKeys.compactMap { key in key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)
+        }
     }
 
     private func noting<T>(_ key: Key, _ read: (ForwardedKey) throws -> T) throws -> T {

@@ -240,14 +240,13 @@ final class SpecWriter: Encoder {
         held.removeAll { $0.place.path.starts(with: place.path) }
     }
 
+    /// Whether the spec writes anything at `place`: an empty object it writes is written too,
+    /// as a reader of its own (a 1.2 build whose spec needs the object) expects it.
     private func hasValues(at place: SpecPlace) -> Bool {
         if isDefault, olderBuilds == nil, unknownFields.isEmpty {
             return version != nil
         }
-        return entries(at: place).contains {
-            if case .object(let object) = $0.entry { return object.hasValues }
-            return true
-        }
+        return !entries(at: place).isEmpty
     }
 
     /// What the spec writes at `place`, in the order it writes it, and beside the version the
@@ -284,7 +283,7 @@ final class SpecWriter: Encoder {
                     try container.encode(value, forKey: PathKey(key))
                 }
             case .object(let child):
-                guard !isWritten(child), child.hasValues else {
+                guard !isWritten(child) else {
                     continue
                 }
                 markWritten(child)
@@ -332,6 +331,8 @@ final class SpecWriter: Encoder {
                 "\(part) writes a dictionary with an entry at \(describeField(path)), where \(spec) "
                 + "writes; the entry would be lost. A mirror of the version is a property the type "
                 + "declares, never a dictionary entry."
+        case .notAnObject(let path) where path.isEmpty && partPath.isEmpty:
+            return VersionedEncodingError.cannotHoldVersion(Value.self, version: version)
         case .notAnObject(let path):
             error = .versionLocationNotAnObject(codingPath: partPath.map(\.stringValue) + path)
             description =
