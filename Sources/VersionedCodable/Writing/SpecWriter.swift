@@ -83,7 +83,7 @@ final class SpecWriter: Encoder {
         keyedBy type: Key.Type
     ) -> KeyedEncodingContainer<Key> {
         guard
-            place.canBeWritten(with: Key.self) || canWriteDeclaration(at: place, with: Key.self)
+            place.canBeWritten(with: Key.self) || declaration?.path == place.path
                 || (place === root && !unknownFields.isEmpty)
         else {
             return encoder.container(keyedBy: type)
@@ -130,18 +130,6 @@ final class SpecWriter: Encoder {
 
     /// The paths where the spec's `null` gave way to the type's value.
     private var gaveWay: [[String]] = []
-
-    private func canWriteDeclaration<Key: CodingKey>(at place: SpecPlace, with key: Key.Type) -> Bool {
-        olderBuildsKeys(at: place).contains { Key(stringValue: $0) != nil }
-    }
-
-    /// The keys at `place` that name the older builds, when this encode writes them there.
-    private func olderBuildsKeys(at place: SpecPlace) -> [String] {
-        guard let declaration, declaration.path == place.path else {
-            return []
-        }
-        return [declaration.readable, declaration.writable]
-    }
 
     /// The keys from the root to the integer the spec wrote that it reads back as the version:
     /// the default spec's `version`, or, for another spec, what asking it finds (see
