@@ -199,9 +199,10 @@ public enum VersionChainProblem: @unchecked Sendable, Equatable, CustomStringCon
     /// another argument (`Item<[T]>` before `Item<T>`) never ends.
     case tooLong(any VersionedCodable.Type, count: Int)
 
-    /// The spec cannot hold a version in a way the library can read and write: it does not
-    /// write the version as an integer in keyed objects, nests its objects more than 32 deep,
-    /// or writes an array piece by piece. `reason` says which.
+    /// What the spec writes cannot be merged into a document, or cannot name the older builds
+    /// that may read it: it writes a single value or an array at the root, an array piece by
+    /// piece, objects nested more than 512 deep, or, for a version that declares older builds
+    /// may read it, no integer that reads back as the version. `reason` says which.
     case unsupportedSpec(any VersionPathSpec.Type, reason: String)
 
     /// A sentence that names the types involved.

@@ -29,16 +29,21 @@
 /// ``VersionedEncodingError/typeHasClashingVersionField`` rather than be overwritten. A spec
 /// may write more than the version; everything it writes is merged into the document.
 ///
-/// The spec must write the version as an integer in nested keyed containers, as a synthesized
-/// `Codable` conformance does. Where it writes it is worked out once per spec type, by
-/// recording what the spec writes for a few of the chain's versions, and the version is read
-/// at those places: the key path is never applied to a document's data. A spec that keeps the
-/// version in an array or as a string cannot hold a version, and decoding, encoding and
-/// ``VersionedCodable/validateVersionChain()`` throw
-/// ``VersionChainProblem/unsupportedSpec(_:reason:)`` for it.
+/// The spec is asked on every document, as in VersionedCodable 1.2: decoding decodes the spec
+/// from the document, through the same decoder and the same parse as the type, and takes the
+/// version at ``keyPathToVersion``; encoding encodes `Self(withVersion:)` for the version being
+/// written, with the encoder's `userInfo`, and merges exactly what it wrote. Nothing is inferred
+/// or cached about where a spec keeps the version, so a spec may write the version as a string
+/// label, keep it in an array, or write other fields that depend on the version or `userInfo`.
+/// A key the spec needs that is missing or `null` in a document is no version; anything else the
+/// spec cannot read is the decoder's error. The keys the spec read are its own in that document:
+/// a type that lists an object's keys, or reads the object as a dictionary, does not see them.
 ///
 /// The parent object may be optional (`var _metadata: Metadata?` with
-/// `\Self._metadata?.version`): a document without it, or with `null` there, has no version.
+/// `\Self._metadata?.version`): a document without it, or with `null` there, has no version. A
+/// key path through a force unwrap or a subscript is applied only to a spec that has every part
+/// the spec written for a version of the chain has, so that a document that lacks them has no
+/// version rather than stopping the process.
 /// See <doc:VersionPaths> for the rules.
 public protocol VersionPathSpec: Codable {
     /// The key path from the spec to the version number.
