@@ -16,7 +16,9 @@ enum UnknownValue: Codable, Sendable {
     case date(Date)
     case data(Data)
     case array([UnknownValue])
-    case object([String: UnknownValue])
+    /// An object's fields, as a list: a dictionary's table takes twice the memory, and is built
+    /// only while the object is written.
+    case object([(key: String, value: UnknownValue)])
 
     init(from decoder: any Decoder) throws {
         // A coder tells what kind a value is only by failing to read it as another kind, and each
@@ -53,7 +55,7 @@ enum UnknownValue: Codable, Sendable {
             do {
                 // Read as a `[String: …]`, whose keys the coders leave as they are under a key
                 // strategy, and written back the same way.
-                self = .object(try single.decode([String: UnknownValue].self))
+                self = .object(Array(try single.decode([String: UnknownValue].self)))
             } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == codingPath.count {
                 // Not an object; an error from a value inside one is thrown as it is.
                 if let value = try? single.decode(Date.self) {
@@ -87,7 +89,7 @@ enum UnknownValue: Codable, Sendable {
         }
         // The coder keeps at most 38 or 39 digits and drops the rest, so a number that fills
         // them may have lost some.
-        if decimal.significand.description.utf8.count >= 38 {
+        if decimal.significand >= Self.fullDigits {
             throw cannotKeep(decoder.codingPath, because: "it has more digits than JSONDecoder reads (37)")
         }
         if decimal.exponent >= 0 {
@@ -105,6 +107,9 @@ enum UnknownValue: Codable, Sendable {
         return Decimal(string: "\(double)") == decimal ? .double(double) : .decimal(decimal)
     }
 
+    /// The least number with 38 digits.
+    private static let fullDigits = Decimal(sign: .plus, exponent: 37, significand: 1)
+
     /// The error for a kept value that cannot be written back as it came, naming its field.
     private static func cannotKeep(_ codingPath: [any CodingKey], because reason: String) -> DecodingError {
         DecodingError.dataCorrupted(
@@ -119,7 +124,7 @@ enum UnknownValue: Codable, Sendable {
     func encode(to encoder: any Encoder) throws {
         switch self {
         case .object(let fields):
-            try encodeSingle(fields, to: encoder)
+            try encodeSingle(Dictionary(uniqueKeysWithValues: fields), to: encoder)
         case .array(let elements):
             var container = encoder.unkeyedContainer()
             for element in elements {
