@@ -270,6 +270,9 @@ struct OldAndNewBuildsTests {
         var least = Int64.min
         var ratio = 0.1
         var when = Date(timeIntervalSinceReferenceDate: 123)  // XML property lists keep whole seconds
+        var blob = Data([0, 1, 254, 255])
+        var scores = ["a": 1.5, "b": -2]
+        var nothing: [Int] = []
     }
 
     @Test(
