@@ -56,7 +56,7 @@ enum UnknownValue: Codable, Sendable {
                 // Read as a `[String: …]`, whose keys the coders leave as they are under a key
                 // strategy, and written back the same way.
                 self = .object(Array(try single.decode([String: UnknownValue].self)))
-            } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == codingPath.count {
+            } catch let error as DecodingError where Self.isAboutItself(error, depth: codingPath.count) {
                 // Not an object; an error from a value inside one is thrown as it is.
                 if let value = try? single.decode(Date.self) {
                     self = .date(value)
@@ -105,6 +105,17 @@ enum UnknownValue: Codable, Sendable {
         }
         // A fraction that the `Double` writes back as the same number, or else its digits.
         return Decimal(string: "\(double)") == decimal ? .double(double) : .decimal(decimal)
+    }
+
+    /// Whether `error` is about the value at `depth` itself, such as a coder's word that it is not
+    /// of the kind asked for, rather than about a value inside it.
+    private static func isAboutItself(_ error: DecodingError, depth: Int) -> Bool {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath.count == depth
+        case .keyNotFound: false
+        @unknown default: false
+        }
     }
 
     /// The least number with 38 digits.
