@@ -90,7 +90,10 @@ enum UnknownValue: Codable, Sendable {
         // The coder keeps at most 38 or 39 digits and drops the rest, so a number that fills
         // them may have lost some.
         if decimal.significand >= Self.fullDigits {
-            throw cannotKeep(decoder.codingPath, because: "it has more digits than JSONDecoder reads (37)")
+            throw cannotKeep(
+                decoder.codingPath,
+                because: "it has 38 digits or more, and JSONDecoder reads no more than 38 or 39"
+            )
         }
         if decimal.exponent >= 0 {
             // A whole number, which the integer kinds hold exactly where it fits them ("1.0" too,
