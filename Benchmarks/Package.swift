@@ -45,6 +45,12 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
+        // A newer document with 10 MB of fields the older build keeps: time and peak memory of
+        // reading and writing it back, against a plain type with every field.
+        .executableTarget(
+            name: "large-newer-document",
+            dependencies: ["BenchmarkDocuments"]
+        ),
         .executableTarget(
             name: "ratio-report",
             dependencies: [

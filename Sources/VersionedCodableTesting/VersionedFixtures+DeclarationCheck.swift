@@ -164,6 +164,14 @@ extension VersionedFixtures {
         do {
             read = try decode(Versioned<Older>.self, from: document, in: format)
         } catch {
+            if let field = unknownRawValue(in: document, format: format, error: error) {
+                return declared
+                    + ", but such a build cannot read its field \(field.path), which holds \(field.value): a "
+                    + "value that the field's type in version \(describe(Older.version)) (\(Older.self)) does not know, "
+                    + "such as an enum case that a newer version added. Declare the field as OpenEnum<…> in version "
+                    + "\(describe(Older.version)), so that such a build keeps a case it does not know and writes it "
+                    + "back, or declare .incompatible. Decoding throws: \(error)"
+            }
             return declared + ", but such a build cannot read it through Versioned<\(Older.self)>: \(error)"
         }
 
@@ -212,6 +220,41 @@ extension VersionedFixtures {
             ? " reads back as \(back.wrappedValue), not as \(expected)."
             : " loses or changes " + differences.joined(separator: "; ") + "."
         return roundTrip + changed + hint
+    }
+
+    /// The field and the raw value an older build could not read, where `error` is the one the
+    /// standard decoding of an enum throws for a raw value it has no case for: the data is corrupted
+    /// at a field that holds a string or a number.
+    private func unknownRawValue(
+        in document: Data,
+        format: DocumentFormat,
+        error: any Error
+    ) -> (path: String, value: String)? {
+        guard case DecodingError.dataCorrupted(let context) = error, !context.codingPath.isEmpty,
+            var value = try?
+                (format == .json
+                ? JSONSerialization.jsonObject(with: document, options: [.fragmentsAllowed])
+                : PropertyListSerialization.propertyList(from: document, format: nil))
+        else {
+            return nil
+        }
+        var path = ""
+        for key in context.codingPath {
+            if let index = key.intValue, let array = value as? [Any], array.indices.contains(index) {
+                value = array[index]
+                path += "[\(index)]"
+            } else if let object = value as? [String: Any], let field = object[key.stringValue] {
+                value = field
+                path += path.isEmpty ? key.stringValue : "." + key.stringValue
+            } else {
+                return nil
+            }
+        }
+        switch value {
+        case let text as String: return (path, "\"\(text)\"")
+        case let number as NSNumber where !(value is Bool): return (path, "\(number)")
+        default: return nil
+        }
     }
 
     /// Whether an error is the refusal to write a newer document back, as the encoder throws it:

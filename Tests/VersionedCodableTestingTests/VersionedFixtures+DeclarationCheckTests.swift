@@ -246,6 +246,59 @@ struct MovedShelf: VersionedCodable, Equatable {
     }
 }
 
+/// Version 1 of a label, whose colour is a plain enum: its builds cannot read a colour they do
+/// not know.
+struct JarLabelV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    enum Colour: String, Codable { case red, green }
+    var text: String
+    var colour: Colour
+}
+
+/// Version 2 only adds a colour, and declares that builds of version 1 may read and write it,
+/// which they cannot: their colour is not open.
+struct JarLabel: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    static let compatibility = ForwardCompatibility.compatible
+    typealias PreviousVersion = JarLabelV1
+    enum Colour: String, Codable { case red, green, blue }
+    var text: String
+    var colour: Colour
+    init(text: String, colour: Colour) {
+        self.text = text
+        self.colour = colour
+    }
+    init(from old: JarLabelV1) { self.init(text: old.text, colour: Colour(rawValue: old.colour.rawValue)!) }
+}
+
+/// ``JarLabelV1`` with an open colour.
+struct OpenJarLabelV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var text: String
+    var colour: OpenEnum<JarLabelV1.Colour>
+}
+
+/// ``JarLabel`` over ``OpenJarLabelV1``: its new colour is kept by builds of version 1, so the
+/// declaration holds.
+struct OpenJarLabel: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    static let compatibility = ForwardCompatibility.compatible
+    typealias PreviousVersion = OpenJarLabelV1
+    var text: String
+    var colour: OpenEnum<JarLabel.Colour>
+    init(text: String, colour: JarLabel.Colour) {
+        self.text = text
+        self.colour = .known(colour)
+    }
+    init(from old: OpenJarLabelV1) {
+        text = old.text
+        colour = OpenEnum(rawValue: old.colour.rawValue)
+    }
+    func downgraded() -> OpenJarLabelV1 { OpenJarLabelV1(text: text, colour: OpenEnum(rawValue: colour.rawValue)) }
+}
+
 @Suite("Checking what each version declares older builds may do with its documents")
 struct DeclarationCheckTests {
     static func fixtures<Value: VersionedCodable>(_ type: Value.Type) -> VersionedFixtures<Value> {
@@ -317,6 +370,31 @@ struct DeclarationCheckTests {
                 + "them, and keeps the others only at the root of the document and of each Versioned part, not "
                 + "inside other values: declare .readOnlyCompatible, or add new fields where older builds keep them."
         )
+    }
+
+    @Test("records an issue naming the field when a compatible version's new enum case meets a field that is not open")
+    func newEnumCaseInClosedField() throws {
+        let (report, issues) = try Self.check(JarLabel.self, .forward, samples: [JarLabel(text: "Jam", colour: .blue)])
+        #expect(!report.passed)
+        let messages = issues.map(\.message).filter { $0.contains("declared readable and writable") }
+        #expect(messages.count == 1, "\(issues.map(\.message))")
+        let message = try #require(messages.first)
+        #expect(
+            message.hasPrefix(
+                "JarLabel (version 2) sample 0 is declared readable and writable by builds of version 1 (JarLabelV1), but "
+                    + "such a build cannot read its field colour, which holds \"blue\": a value that the field's type "
+                    + "in version 1 (JarLabelV1) does not know, such as an enum case that a newer version added. Declare "
+                    + "the field as OpenEnum<…> in version 1"
+            ),
+            "\(message)"
+        )
+    }
+
+    @Test("passes when the older build's field is open and keeps the new case")
+    func newEnumCaseInOpenField() throws {
+        let (report, issues) = try Self.check(OpenJarLabel.self, samples: [OpenJarLabel(text: "Jam", colour: .blue)])
+        #expect(issues.isEmpty, "\(issues.map(\.message))")
+        #expect(report.passed)
     }
 
     @Test("records an issue when what the older build writes back no longer decodes")

@@ -221,6 +221,44 @@ struct OldAndNewBuildsTests {
         }
     }
 
+    @Test(
+        "A kept number comes back exactly as written, or reading throws an error that names its field",
+        arguments: [
+            "123456789012345678901234567890123456789012345", "0.12345678901234567890123456789012345678901234",
+            "1e-400", "-98765432109876543210987654321098765432109876e-3",
+        ]
+    )
+    func keptNumbersBeyondWhatTheCoderReads(number: String) throws {
+        let document = #"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","done":true,"#
+        let data = Data((document + #""reading":\#(number)}"#).utf8)
+        do {
+            let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: data)
+            let back = String(decoding: try JSONEncoder().encode(read), as: UTF8.self)
+            #expect(back.contains(#""reading":\#(number)"#), "\(number) came back as \(back)")
+        } catch let DecodingError.dataCorrupted(context) {
+            #expect(context.codingPath.map(\.stringValue) == ["reading"])
+            #expect(context.debugDescription.hasPrefix("reading, a field this build does not know"))
+        }
+    }
+
+    @Test("Kept numbers with up to 37 digits come back exactly")
+    func keptNumbersWithinWhatTheCoderReads() throws {
+        let numbers = [
+            "1234567890123456789012345678901234567", "-0.1234567890123456789012345678901234567",
+            "9223372036854775807", "-9223372036854775808", "18446744073709551616", "1.5e-130", "0.5", "-7",
+        ]
+        let kept = numbers.enumerated().map { #""n\#($0.offset)":\#($0.element)"# }
+        let document = #"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","done":true,"#
+        let read = try JSONDecoder().decode(
+            Versioned<ChoreV2>.self,
+            from: Data((document + kept.joined(separator: ",") + "}").utf8)
+        )
+        let back = String(decoding: try JSONEncoder().encode(read), as: UTF8.self)
+        for field in kept {
+            #expect(back.contains(field), "\(field) in \(back)")
+        }
+    }
+
     /// A version-3 chore as a newer build might write it, with fields no build here knows.
     struct ChoreWithNumbers: Codable, Equatable {
         var version = 3
@@ -232,6 +270,9 @@ struct OldAndNewBuildsTests {
         var least = Int64.min
         var ratio = 0.1
         var when = Date(timeIntervalSinceReferenceDate: 123)  // XML property lists keep whole seconds
+        var blob = Data([0, 1, 254, 255])
+        var scores = ["a": 1.5, "b": -2]
+        var nothing: [Int] = []
     }
 
     @Test(
