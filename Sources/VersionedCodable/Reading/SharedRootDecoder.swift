@@ -11,9 +11,9 @@
 internal final class SharedRootDecoder: Decoder {
     let base: any Decoder
     private var root: KeyedDecodingContainer<ForwardedKey>?
-    /// What the spec read in this document, hidden from the type where it lists keys; nothing
-    /// while the spec itself reads.
-    var places = SpecPlace.nothing
+    /// What the spec read in this document, hidden from the type where it lists keys: the
+    /// default spec's `version` until another spec reads.
+    var places = SpecPlace.versionAtRoot
     /// Whether the version was read by the requested type's own spec, rather than an older one.
     var foundByOwnSpec = true
     /// The version read from the document, kept here so that the frame of the versioned

@@ -184,6 +184,11 @@ extension VersionedCodable {
     /// reads a version decides. When none does, what `Self`'s spec read stands: no version, or
     /// its error.
     static func readStoredVersion(from shared: SharedRootDecoder, chain: VersionChain) throws -> Int? {
+        if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self, chain.specs.count == 1 {
+            // Exactly what the default spec's synthesized `init(from:)` reads, at the place the
+            // shared root has from the start.
+            return try shared.sharedRoot().decodeIfPresent(Int.self, forKey: rootVersionKey)
+        }
         let template = version ?? chain.versions.lazy.compactMap { $0 }.first
         guard chain.specs.count > 1 else {
             let (version, place) = try VersionSpec.readVersion(from: shared, template: template)

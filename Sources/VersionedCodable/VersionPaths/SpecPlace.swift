@@ -36,8 +36,6 @@ final class SpecPlace: @unchecked Sendable {
         }
     }
 
-    /// No place: what the views of a document's root hide while its spec is read.
-    static let nothing = SpecPlace(path: [])
     /// The default spec's place when reading: a `version` key at the root.
     static let versionAtRoot = SpecPlace(path: [], [("version", .value(true))])
     /// The same, in a document that names the older builds that may read it.
