@@ -39,12 +39,8 @@ final class SpecPlace: @unchecked Sendable {
     /// The default spec's place when reading: a `version` key at the root.
     static let versionAtRoot = SpecPlace(path: [], [("version", .value(true))])
     /// The same, in a document that names the older builds that may read it.
-    static let versionAtRootNamingOlderBuilds = SpecPlace(
-        path: [],
-        [
-            ("version", .value(true)), ("versionReadableFrom", .value(true)), ("versionWritableFrom", .value(true)),
-        ]
-    )
+    static let versionAtRootNamingOlderBuilds =
+        SpecPlace(path: [], ["version", "versionReadableFrom", "versionWritableFrom"].map { ($0, .value(true)) })
 
     func set(_ key: String, _ entry: Entry) {
         if case .object = entry {
@@ -58,10 +54,7 @@ final class SpecPlace: @unchecked Sendable {
     }
 
     func entry(_ key: String) -> Entry? {
-        for entry in entries where entry.key == key {
-            return entry.entry
-        }
-        return nil
+        entries.first { $0.key == key }?.entry
     }
 
     /// The object at `key`, made if the spec has not used one there yet.
@@ -83,18 +76,6 @@ final class SpecPlace: @unchecked Sendable {
         return nil
     }
 
-    /// The object at `path` below this one, if the spec used one there.
-    func object(atPath path: some Collection<String>) -> SpecPlace? {
-        var object = self
-        for key in path {
-            guard let child = object.child(key) else {
-                return nil
-            }
-            object = child
-        }
-        return object
-    }
-
     /// Whether the spec used `key` here.
     func owns(_ key: String) -> Bool {
         entry(key) != nil
@@ -110,10 +91,7 @@ final class SpecPlace: @unchecked Sendable {
     /// Whether `objectKeys`, the keys of an object in a document, are all single values the
     /// spec used: such an object, empty ones included, holds only what the spec wrote.
     func ownsAll(_ objectKeys: [String]) -> Bool {
-        objectKeys.allSatisfy {
-            if case .value? = entry($0) { return true }
-            return false
-        }
+        objectKeys.allSatisfy { if case .value? = entry($0) { true } else { false } }
     }
 
     /// The paths, depth first in the order the spec used them, of the single values here and
@@ -131,11 +109,15 @@ final class SpecPlace: @unchecked Sendable {
     /// that may read and write the document if it were the version: in a document that may
     /// hold them, they are the spec's too.
     func addOlderBuildsKeys() {
-        for path in valuePaths(integers: false) {
-            let keys = declarationKeys(besideVersionKey: path.last!)
-            let object = self.object(atPath: path.dropLast())
-            object?.set(keys.readable, .value(true))
-            object?.set(keys.writable, .value(true))
+        for (key, entry) in entries {
+            switch entry {
+            case .object(let child):
+                child.addOlderBuildsKeys()
+            case .value:
+                let keys = declarationKeys(besideVersionKey: key)
+                set(keys.readable, .value(true))
+                set(keys.writable, .value(true))
+            }
         }
     }
 }

@@ -62,14 +62,13 @@ private struct SpecReadingContainer<Key: CodingKey>: KeyedDecodingContainerProto
             let value = try read(forwarded)
             place.set(key.stringValue, .value(true))
             return value
-        } catch DecodingError.keyNotFound(let missing, let context) where !base.contains(forwarded) {
-            place.root.metMissingKey = true
-            throw DecodingError.keyNotFound(missing, context)
-        } catch DecodingError.valueNotFound(let type, let context)
-            where (try? base.decodeNil(forKey: forwarded)) == true
-        {
-            place.root.metMissingKey = true
-            throw DecodingError.valueNotFound(type, context)
+        } catch let error as DecodingError {
+            switch error {
+            case .keyNotFound where !base.contains(forwarded): place.root.metMissingKey = true
+            case .valueNotFound where (try? base.decodeNil(forKey: forwarded)) == true: place.root.metMissingKey = true
+            default: break
+            }
+            throw error
         }
     }
 
@@ -184,12 +183,12 @@ private func lacksPart(_ value: Mirror, of template: Mirror) -> Bool {
 }
 
 /// What a spec wrote, with the integer at one path replaced, as a document.
-private struct WrittenSpec: Encodable {
+struct WrittenSpec: Encodable {
     let place: SpecPlace
     let replacing: [String]
     let marker: Int
 
-    init(place: SpecPlace, replacing: [String], with marker: Int) {
+    init(place: SpecPlace, replacing: [String] = [], with marker: Int = 0) {
         self.place = place
         self.replacing = replacing
         self.marker = marker
@@ -199,7 +198,7 @@ private struct WrittenSpec: Encodable {
         var container = encoder.container(keyedBy: PathKey.self)
         for (key, entry) in place.entries {
             switch entry {
-            case .value where replacing == place.path + [key]:
+            case .value where !replacing.isEmpty && replacing == place.path + [key]:
                 try container.encode(marker, forKey: PathKey(key))
             case .value(let value):
                 try container.encode(value, forKey: PathKey(key))

@@ -129,10 +129,13 @@ extension VersionedCodable {
         // The default spec writes the version at the root, known without asking it; any other
         // spec is asked what it writes for this version, with this encoder's `userInfo`.
         var recorded: SpecPlace?
-        if VersionSpec.self != VersionKeyAtRootVersionPathSpec.self {
-            if let problem = VersionChain(for: Self.self).problem {
-                throw VersionedDecodingError.invalidVersionChain(problem)
-            }
+        let isDefault = VersionSpec.self == VersionKeyAtRootVersionPathSpec.self
+        if !isDefault || newer == nil && compatibility != .incompatible && version == Self.version,
+            let problem = VersionChain(for: Self.self).problem
+        {
+            throw VersionedDecodingError.invalidVersionChain(problem)
+        }
+        if !isDefault {
             do {
                 recorded = try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
             } catch let error as SpecRecordingError {
@@ -144,9 +147,6 @@ extension VersionedCodable {
             writer.olderBuilds = (newer.readableFrom, newer.writableFrom)
             writer.unknownFields = newer.unknownFields
         } else if compatibility != .incompatible, version == Self.version {
-            if let problem = VersionChain(for: Self.self).problem {
-                throw VersionedDecodingError.invalidVersionChain(problem)
-            }
             writer.olderBuilds = olderBuilds
         }
         if writer.olderBuilds != nil, writer.versionPath == nil {
