@@ -157,10 +157,19 @@ extension VersionPathSpec {
     /// The path of the integer in `written`, what this spec wrote, that the spec's own decode
     /// reads as the version: each integer it wrote is replaced in turn by `marker`, and the
     /// spec is read back from what it wrote, until it reads `marker`. `nil` when none does.
-    static func versionPath(in written: SpecPlace, marker: Int) -> [String]? {
+    static func versionPath(
+        in written: SpecPlace,
+        marker: Int,
+        userInfo: [CodingUserInfoKey: Any]
+    ) -> [String]? {
+        let decoder = JSONDecoder()
+        // The spec reads with the encoder's `userInfo`, as it wrote. The decoder declares its
+        // values `Sendable`, a marker protocol that is erased at run time, so the two dictionaries
+        // are one type to the runtime; the decoder is used here, on this thread, only.
+        decoder.userInfo = unsafeBitCast(userInfo, to: [CodingUserInfoKey: any Sendable].self)
         for path in written.valuePaths(integers: true) {
             let probe = WrittenSpec(place: written, replacing: path, with: marker)
-            if let data = try? JSONEncoder().encode(probe), let read = try? JSONDecoder().decode(Self.self, from: data),
+            if let data = try? JSONEncoder().encode(probe), let read = try? decoder.decode(Self.self, from: data),
                 read.version(comparedWith: marker) == marker
             {
                 return path

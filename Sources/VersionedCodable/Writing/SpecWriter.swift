@@ -143,7 +143,7 @@ final class SpecWriter: Encoder {
         let marker =
             chain.versions.lazy.compactMap { $0 }.first { $0 != self.version }
             ?? (version.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1)
-        return valueType.versionSpecType.versionPath(in: root, marker: marker)
+        return valueType.versionSpecType.versionPath(in: root, marker: marker, userInfo: userInfo)
     }()
 
     /// Whether the spec writes the version at `path`.
