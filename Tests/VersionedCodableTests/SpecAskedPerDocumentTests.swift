@@ -155,3 +155,77 @@ struct SpecAskedPerDocumentTests {
         }
     }
 }
+
+/// What an older build's type reads and writes through a key-less super decoder and encoder,
+/// and a dictionary whose keys a key strategy turns into the spec's.
+@Suite("Keys a type reaches in other ways than its own coding keys")
+struct KeysReachedOtherwiseTests {
+    /// The older build's newest version, which keeps its settings under `super`.
+    struct PanelV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var title: String
+        var settings: [String: Int]
+
+        enum CodingKeys: String, CodingKey { case title }
+
+        init(title: String, settings: [String: Int]) {
+            self.title = title
+            self.settings = settings
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            title = try container.decode(String.self, forKey: .title)
+            settings = try [String: Int](from: container.superDecoder())
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(title, forKey: .title)
+            try settings.encode(to: container.superEncoder())
+        }
+    }
+
+    @Test("An older build's edit of what it reads through a key-less super decoder is written back, not the original")
+    func superDecoderEdits() throws {
+        let newer = Data(
+            #"{"version":2,"versionReadableFrom":1,"versionWritableFrom":1,"title":"t","super":{"size":1},"colour":"red"}"#
+                .utf8
+        )
+        var read = try JSONDecoder().decode(Versioned<PanelV1>.self, from: newer)
+        #expect(read.isFromNewerVersion)
+        read.wrappedValue.settings["size"] = 2
+        let written = try JSONEncoder().encode(read)
+        let object = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
+        #expect(object["super"] as? [String: Int] == ["size": 2])
+        #expect(object["colour"] as? String == "red")
+        #expect(object["version"] as? Int == 2)
+    }
+
+    enum Setting: String, CodingKeyRepresentable, Hashable, Codable {
+        case version = "Version"
+        case size = "Size"
+    }
+
+    struct Settings: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var values: [Setting: Int]
+        init(values: [Setting: Int]) { self.values = values }
+        init(from decoder: any Decoder) throws { values = try [Setting: Int](from: decoder) }
+        func encode(to encoder: any Encoder) throws { try values.encode(to: encoder) }
+    }
+
+    @Test("A dictionary entry that a key strategy would write under the version's key is refused, not replaced")
+    func entryTurnedIntoTheVersionKey() throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try encoder.encode(versioned: Settings(values: [.version: 7, .size: 3]))
+        }
+        let written = try encoder.encode(versioned: Settings(values: [.size: 3]))
+        let object = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Int])
+        #expect(object == ["size": 3, "version": 1])
+    }
+}

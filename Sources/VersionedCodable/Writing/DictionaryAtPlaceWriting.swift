@@ -110,6 +110,6 @@ struct DictionaryWithSpec<Key: Hashable & Encodable, Value: Encodable>: Encodabl
 }
 
 /// A key without case or word separators, as key strategies write words differently.
-private func folded(_ key: String) -> String {
+func folded(_ key: String) -> String {
     key.lowercased().filter { $0 != "_" && $0 != "-" }
 }

@@ -20,10 +20,13 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// What the spec writes at `key`, with an entry there refused: a container keyed by Swift's
     /// own dictionary key type writes a dictionary's entries (its encoding called by the type
-    /// itself), where nothing mirrors the version and an entry under a spec key would be lost.
+    /// itself), where nothing mirrors the version and an entry under a spec key would be lost,
+    /// as would one that the coder's key strategy turns into a spec key.
     private func role(of key: Key) throws -> SpecPlace.Entry? {
         let role = writer.role(of: key.stringValue, at: place)
-        if role != nil, String(reflecting: Key.self) == "Swift._DictionaryCodingKey" {
+        if String(reflecting: Key.self) == "Swift._DictionaryCodingKey",
+            role != nil || place.entries.contains(where: { folded($0.key) == folded(key.stringValue) })
+        {
             throw writer.refuse(.entry(path: place.path + [key.stringValue]))
         }
         return role
