@@ -59,7 +59,7 @@ final class SpecPlace: @unchecked Sendable {
 
     /// The object at `key`, made if the spec has not used one there yet.
     func object(at key: String) -> SpecPlace {
-        if case .object(let existing)? = entry(key) {
+        if let existing = child(key) {
             return existing
         }
         let made = SpecPlace(path: path + [key])
@@ -70,10 +70,7 @@ final class SpecPlace: @unchecked Sendable {
     }
 
     func child(_ key: String) -> SpecPlace? {
-        if case .object(let child)? = entry(key) {
-            return child
-        }
-        return nil
+        if case .object(let child)? = entry(key) { child } else { nil }
     }
 
     /// Whether the spec used `key` here.
