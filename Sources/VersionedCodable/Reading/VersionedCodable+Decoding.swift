@@ -189,7 +189,8 @@ extension VersionedCodable {
             // shared root has from the start.
             return try shared.sharedRoot().decodeIfPresent(Int.self, forKey: rootVersionKey)
         }
-        let template = version ?? chain.versions.lazy.compactMap { $0 }.first
+        // A numbered version, whose spec has the parts a key path may pass through.
+        let template = version ?? chain.versions.lazy.compactMap { $0 }.first ?? 0
         guard chain.specs.count > 1 else {
             let (version, place) = try VersionSpec.readVersion(from: shared, template: template)
             shared.places = place
