@@ -66,7 +66,9 @@ public struct CensusReport<Key: Hashable & Sendable>: Sendable, CustomStringConv
         let versions = Set(countsByVersion.keys).union(chainVersions)
         for version in versions.sorted(by: { ($0 ?? Int.min) < ($1 ?? Int.min) }) {
             let name = version.map { "v\($0)" } ?? "unversioned"
-            lines.append("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(countsByVersion[version] ?? 0)")
+            lines.append(
+                "  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(countsByVersion[version] ?? 0)"
+            )
         }
         lines.append("  unreadable   \(unreadable.count)")
         lines.append("  newer        \(newer.count)")

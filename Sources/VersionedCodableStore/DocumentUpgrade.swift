@@ -151,7 +151,9 @@ public struct DocumentUpgrade<Value: VersionedCodable & Equatable, Coder: Docume
         let indexes = Dictionary(page.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         var attempts = 0
         while true {
-            let writes = zip(page, outcomes).compactMap { document, outcome -> DocumentWrite<Store.Key, Store.Revision>? in
+            let writes = zip(page, outcomes).compactMap {
+                document,
+                outcome -> DocumentWrite<Store.Key, Store.Revision>? in
                 guard case .write(let data, _, let revision) = outcome else { return nil }
                 return DocumentWrite(key: document.key, readRevision: revision, data: data, version: targetVersion)
             }
@@ -239,7 +241,8 @@ public struct DocumentUpgrade<Value: VersionedCodable & Equatable, Coder: Docume
         return .write(written, from: stored, revision: revision)
     }
 
-    private func tally<Key, Revision>(_ outcome: Outcome<Revision>, of key: Key, into report: inout UpgradeReport<Key>) {
+    private func tally<Key, Revision>(_ outcome: Outcome<Revision>, of key: Key, into report: inout UpgradeReport<Key>)
+    {
         report.examined += 1
         switch outcome {
         case .write(_, let from, _):

@@ -24,7 +24,10 @@ public struct PropertyListDocumentCoder: DocumentCoder {
     /// - Parameters:
     ///   - decoder: The decoder to read documents with; not changed afterwards.
     ///   - encoder: The encoder to write documents with; not changed afterwards.
-    public init(decoder: PropertyListDecoder = PropertyListDecoder(), encoder: PropertyListEncoder = PropertyListEncoder()) {
+    public init(
+        decoder: PropertyListDecoder = PropertyListDecoder(),
+        encoder: PropertyListEncoder = PropertyListEncoder()
+    ) {
         self.decoder = decoder
         self.encoder = encoder
     }
