@@ -46,7 +46,7 @@ public struct UpgradeReport<Key: Hashable & Sendable>: Sendable, CustomStringCon
     public var description: String {
         let verb = isDryRun ? "would upgrade" : "upgraded"
         let from = upgradedFrom.keys.sorted { ($0 ?? Int.min) < ($1 ?? Int.min) }
-            .map { "v\(describe($0))×\(upgradedFrom[$0] ?? 0)" }.joined(separator: " ")
+            .map { "\($0.map { "v\($0)" } ?? "unversioned")×\(upgradedFrom[$0] ?? 0)" }.joined(separator: " ")
         var lines = [
             "examined \(examined), \(verb) \(upgraded) to v\(describe(targetVersion))"
                 + (from.isEmpty ? "" : " (from \(from))")
