@@ -44,6 +44,12 @@ public enum DocumentProblemReason: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the document was written by a newer build.
+    var isNewer: Bool {
+        if case .newer = self { return true }
+        return false
+    }
+
     /// The version the document stores, when it could be read: `.some(nil)` for a
     /// document without a version, `nil` when the version is unknown.
     var storedVersion: Int?? {

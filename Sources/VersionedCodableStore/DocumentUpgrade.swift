@@ -187,28 +187,26 @@ public struct DocumentUpgrade<Value: VersionedCodable & Equatable, Coder: Docume
     }
 
     private func examine<Revision>(_ data: Data, revision: Revision) -> Outcome<Revision> {
-        let stored: Int?
+        // Decoding first costs one parse for the documents that need writing, the run's
+        // purpose; only a document that does not decode has its version read on its own, to
+        // tell a newer or retired one from a damaged one.
+        let read: Versioned<Value>
         do {
-            stored = try coder.storedVersion(of: Value.self, from: data)
+            read = try coder.decode(Value.self, from: data)
         } catch {
-            return .unreadable(.versionUnreadable(error))
+            return classifyUndecodable(data, error: error)
         }
-        guard case .inChain(let rank) = chain.standing(of: stored) else {
-            let reason = chain.problem(for: stored)!
-            if case .newer = reason {
-                return .newer(reason)
-            }
-            return .unreadable(reason)
+        let stored = read.storedVersion
+        guard let rank = chain.rank(of: stored) else {
+            // Decoded, yet not a version of the chain: a newer document that a coder let
+            // through. It is never rewritten.
+            let reason = chain.problem(for: stored) ?? .unsupportedVersion(stored: stored, supported: chain.versions)
+            return reason.isNewer ? .newer(reason) : .unreadable(reason)
         }
         if rank >= targetRank {
             return .atTarget
         }
-        let value: Value
-        do {
-            value = try coder.decode(Value.self, from: data).wrappedValue
-        } catch {
-            return .unreadable(.undecodable(stored: stored, error))
-        }
+        let value = read.wrappedValue
         let written: Data
         do {
             written = try coder.encode(value, asVersion: targetVersion)
@@ -239,6 +237,23 @@ public struct DocumentUpgrade<Value: VersionedCodable & Equatable, Coder: Docume
             return .unreadable(.wouldNotReadBack(stored: stored, target: targetVersion, detail: "\(error)"))
         }
         return .write(written, from: stored, revision: revision)
+    }
+
+    private func classifyUndecodable<Revision>(_ data: Data, error: any Error) -> Outcome<Revision> {
+        let stored: Int?
+        do {
+            stored = try coder.storedVersion(of: Value.self, from: data)
+        } catch {
+            return .unreadable(.versionUnreadable(error))
+        }
+        switch chain.problem(for: stored) {
+        case let reason? where reason.isNewer:
+            return .newer(reason)
+        case let reason?:
+            return .unreadable(reason)
+        case nil:
+            return .unreadable(.undecodable(stored: stored, error))
+        }
     }
 
     private func tally<Key, Revision>(_ outcome: Outcome<Revision>, of key: Key, into report: inout UpgradeReport<Key>)

@@ -1,5 +1,13 @@
+import Foundation
+
 /// How far a running upgrade has come, reported after each page.
-public struct UpgradeProgress: Sendable, Hashable {
+///
+/// Its ``description`` is a progress bar with the counts, ready to print:
+///
+/// ```
+/// [#########.....................]  30%  15000/50002  upgraded 11264  conflicts 0  20036 documents/s  2 s left
+/// ```
+public struct UpgradeProgress: Sendable, Hashable, CustomStringConvertible {
     /// Documents examined by this run so far.
     public var done: Int
 
@@ -53,5 +61,17 @@ public struct UpgradeProgress: Sendable, Hashable {
         self.conflictsRetried = conflictsRetried
         self.documentsPerSecond = documentsPerSecond
         self.elapsedSeconds = elapsedSeconds
+    }
+
+    /// A bar of 30 characters, the percentage, the counts, the rate and the time left.
+    public var description: String {
+        let width = 30
+        let filled = min(width, Int((fractionDone * Double(width)).rounded(.down)))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let percent = Int((fractionDone * 100).rounded(.down))
+        let left = estimatedSecondsLeft.map { "\(Int($0.rounded(.up))) s left" } ?? "time left unknown"
+        return "[\(bar)] \(String(repeating: " ", count: 3 - min(3, String(percent).count)))\(percent)%  "
+            + "\(done)/\(done + remaining)  upgraded \(upgraded)  conflicts \(conflictsRetried)  "
+            + "\(Int(documentsPerSecond.rounded())) documents/s  \(left)"
     }
 }

@@ -21,8 +21,9 @@ public struct UpgradeReport<Key: Hashable & Sendable>: Sendable, CustomStringCon
     /// Documents already at the target version or a later one of the chain, left as they are.
     public internal(set) var alreadyAtTarget = 0
 
-    /// Documents this build cannot read, or would not read back unchanged at the target,
-    /// left byte for byte.
+    /// Documents this build cannot read (a damaged one is counted here even when its version
+    /// is at the target), or that would not read back unchanged at the target, left byte for
+    /// byte.
     public internal(set) var unreadable: ProblemSample<Key>
 
     /// Documents written by a newer build, left byte for byte.

@@ -50,6 +50,22 @@ struct UpgradeSettingsTests {
         #expect(reports.map(\.upgraded) == reports.map(\.upgraded).sorted())
     }
 
+    @Test("Progress prints as a bar with the counts")
+    func progressBar() {
+        let progress = UpgradeProgress(
+            done: 300,
+            remaining: 700,
+            upgraded: 200,
+            conflictsRetried: 2,
+            documentsPerSecond: 150,
+            elapsedSeconds: 2
+        )
+        #expect(
+            progress.description
+                == "[#########.....................]  30%  300/1000  upgraded 200  conflicts 2  150 documents/s  5 s left"
+        )
+    }
+
     @Test("The pause between batches slows the run down")
     func pause() async throws {
         let store = try MixedStore(count: 10).makeStore()
