@@ -166,7 +166,7 @@ done
 kills=0
 while true; do
     # A pause of 0.3 to 1.5 s, then a random running worker is killed and started again.
-    sleep "$(printf '0.%d' $((3 + RANDOM % 13)))" 2>/dev/null || sleep 1
+    sleep "$(calc "(3 + $RANDOM % 13) / 10")"
     running=()
     progressed=()
     for index in "${!worker_pids[@]}"; do
