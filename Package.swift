@@ -44,7 +44,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VersionedCodableStoreTests",
-            dependencies: ["VersionedCodable", "VersionedCodableStore"]
+            dependencies: ["VersionedCodable", "VersionedCodableStore", "VersionedCodableTesting"]
         ),
         .testTarget(
             name: "VersionedCodablePerformanceTests",

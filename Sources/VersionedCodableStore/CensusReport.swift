@@ -46,10 +46,11 @@ public struct CensusReport<Key: Hashable & Sendable>: Sendable, CustomStringConv
     /// reads them, so retiring types does not change what happens to them. They are in
     /// ``unreadable`` for a person to look at.
     ///
+    /// <!-- snippet: store-census-retire -->
     /// ```swift
-    /// let census = try await DocumentCensus(Note.self, coder: JSONDocumentCoder()).take(of: store)
+    /// let census = try await DocumentCensus(Bookmark.self, coder: JSONDocumentCoder()).take(of: store)
     /// if census.mayRetireVersions(below: 3) {
-    ///     print("No document is older than version 3: NoteV1 and NoteV2 can go.")
+    ///     print("No bookmark is older than version 3: BookmarkV1 and BookmarkV2 can go.")
     /// }
     /// ```
     ///

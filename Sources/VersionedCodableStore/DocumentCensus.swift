@@ -9,9 +9,13 @@ import VersionedCodable
 /// a version needs. Set `decodesDocuments` to decode every document too, which also finds
 /// documents whose version is fine but whose fields are damaged.
 ///
+/// <!-- snippet: store-census -->
 /// ```swift
-/// let census = try await DocumentCensus(Note.self, coder: JSONDocumentCoder()).take(of: store)
+/// let census = try await DocumentCensus(Bookmark.self, coder: JSONDocumentCoder()).take(of: store)
 /// print(census)
+/// if census.mayRetireVersions(below: 2) {
+///     print("No bookmark is stored below version 2.")
+/// }
 /// ```
 public struct DocumentCensus<Value: VersionedCodable, Coder: DocumentCoder>: Sendable {
     /// The format of the store's documents.

@@ -11,9 +11,10 @@
 /// The checkpoint is written in the same transaction as the page's writes, so that after a
 /// crash the position and the documents agree: either both moved or neither did.
 ///
+/// <!-- snippet: store-one-line -->
 /// ```swift
-/// let store = InMemoryDocumentStore<Int>()
-/// let report = try await DocumentUpgrade(Note.self, coder: JSONDocumentCoder()).run(on: store)
+/// let store = InMemoryDocumentStore<String>()
+/// let report = try await DocumentUpgrade(Bookmark.self, coder: JSONDocumentCoder()).run(on: store)
 /// ```
 public protocol DocumentStore: Sendable {
     /// What names a document; the store lists documents in its own stable order of keys.

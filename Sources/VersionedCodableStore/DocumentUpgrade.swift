@@ -21,8 +21,9 @@ import VersionedCodable
 /// only that version share: the documents are then written with `encode(versioned:asVersion:)`,
 /// and a `VersionsToWrite` list in the coder's encoder sets the versions of nested parts.
 ///
+/// <!-- snippet: store-upgrade-progress -->
 /// ```swift
-/// let upgrade = try DocumentUpgrade(Note.self, coder: JSONDocumentCoder())
+/// let upgrade = try DocumentUpgrade(Bookmark.self, coder: JSONDocumentCoder())
 /// let report = try await upgrade.run(on: store) { progress in
 ///     print("\(progress.done) done, \(progress.remaining) to go")
 /// }

@@ -6,9 +6,10 @@ import Foundation
 /// ``put(_:at:)`` (as the service would) between an upgrade's read and its commit is a
 /// conflict. Keys are listed in ascending order.
 ///
+/// <!-- snippet: store-in-memory -->
 /// ```swift
 /// let store = InMemoryDocumentStore<Int>()
-/// await store.put(try JSONEncoder().encode(versioned: note), at: 1)
+/// await store.put(try JSONEncoder().encode(versioned: bookmark), at: 1)
 /// ```
 public actor InMemoryDocumentStore<Key: Comparable & Hashable & Sendable>: DocumentStore {
     private var entries: [Key: StoredDocument<Key, Int>] = [:]

@@ -4,9 +4,10 @@ import VersionedCodable
 /// Documents stored as JSON, read and written with Foundation's JSON coders.
 ///
 /// The coders' settings apply to every document: give the same key and date strategies the
-/// program uses, and a ``VersionedCodable/VersionsToWrite`` list in the encoder's `userInfo`
+/// program uses, and a `VersionsToWrite` list in the encoder's `userInfo`
 /// to write nested `Versioned` parts as older versions too.
 ///
+/// <!-- snippet: store-json-coder -->
 /// ```swift
 /// let encoder = JSONEncoder()
 /// encoder.outputFormatting = .sortedKeys

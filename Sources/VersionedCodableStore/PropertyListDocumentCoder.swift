@@ -4,9 +4,10 @@ import VersionedCodable
 /// Documents stored as property lists, read and written with Foundation's property-list coders.
 ///
 /// The coders' settings apply to every document: give the same `userInfo` the
-/// program uses, and a ``VersionedCodable/VersionsToWrite`` list in the encoder's `userInfo`
+/// program uses, and a `VersionsToWrite` list in the encoder's `userInfo`
 /// to write nested `Versioned` parts as older versions too.
 ///
+/// <!-- snippet: store-plist-coder -->
 /// ```swift
 /// let encoder = PropertyListEncoder()
 /// encoder.outputFormat = .binary
