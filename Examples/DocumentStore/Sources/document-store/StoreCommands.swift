@@ -65,7 +65,12 @@ enum StoreCommands {
             switch argument {
             case "--database": path = try value(after: argument, in: &arguments)
             case "--to": target = try number(after: argument, in: &arguments)
-            case "--batch-size": settings.batchSize = max(1, try number(after: argument, in: &arguments))
+            case "--batch-size":
+                let size = try number(after: argument, in: &arguments)
+                guard size > 0 else {
+                    throw UsageError(message: "--batch-size needs at least 1, not \(size)", usage: usage)
+                }
+                settings.batchSize = size
             case "--pause":
                 let text = try value(after: argument, in: &arguments)
                 guard let seconds = Double(text), seconds >= 0 else {

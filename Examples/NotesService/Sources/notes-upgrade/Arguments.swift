@@ -37,6 +37,15 @@ struct Arguments: Sendable {
         return number
     }
 
+    /// `--batch-size N`, at least 1; 500 when not given.
+    func batchSize() throws -> Int {
+        let size = try int("--batch-size", default: 500)!
+        guard size > 0 else {
+            throw ArgumentError("--batch-size needs at least 1, not \(size)")
+        }
+        return size
+    }
+
     func double(_ name: String, default value: Double) throws -> Double {
         guard let text = options[name] else { return value }
         guard let number = Double(text), number >= 0 else {

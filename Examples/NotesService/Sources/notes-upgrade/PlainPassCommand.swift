@@ -12,7 +12,7 @@ enum PlainPassCommand {
     static func run(_ arguments: Arguments, database: PostgresConnectionSettings, logger: Logger) async throws -> Int32
     {
         let share = try arguments.share()
-        let batchSize = max(1, try arguments.int("--batch-size", default: 500)!)
+        let batchSize = try arguments.batchSize()
         let output = ProgressOutput(logLines: arguments.has("--log-lines"))
         let name = "plain-pass-share-\(share.index + 1)-of-\(share.count)"
         let (done, written, conflicts) = try await database.withClient(logger: logger) { client in

@@ -9,7 +9,7 @@ enum UpgradeCommand {
     {
         let share = try arguments.share()
         let settings = UpgradeSettings(
-            batchSize: try arguments.int("--batch-size", default: 500)!,
+            batchSize: try arguments.batchSize(),
             pauseBetweenBatches: try arguments.double("--pause", default: 0),
             isDryRun: arguments.has("--dry-run"),
             // Each share keeps its own position.
