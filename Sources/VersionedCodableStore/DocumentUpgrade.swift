@@ -152,11 +152,13 @@ public struct DocumentUpgrade<Value: VersionedCodable & Equatable, Coder: Docume
         let indexes = Dictionary(page.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         var attempts = 0
         while true {
-            let writes = zip(page, outcomes).compactMap {
-                document,
-                outcome -> DocumentWrite<Store.Key, Store.Revision>? in
-                guard case .write(let data, _, let revision) = outcome else { return nil }
-                return DocumentWrite(key: document.key, readRevision: revision, data: data, version: targetVersion)
+            var writes: [DocumentWrite<Store.Key, Store.Revision>] = []
+            for (document, outcome) in zip(page, outcomes) {
+                if case .write(let data, _, let revision) = outcome {
+                    writes.append(
+                        DocumentWrite(key: document.key, readRevision: revision, data: data, version: targetVersion)
+                    )
+                }
             }
             let changed = try await store.commit(writes, checkpoint: checkpoint)
             if changed.isEmpty {
