@@ -173,6 +173,24 @@ wait_for_workers() {
     done
 }
 
+any_worker_running() {
+    local index
+    for index in "${!worker_pids[@]}"; do
+        kill -0 "${worker_pids[$index]}" 2>/dev/null && return 0
+    done
+    return 1
+}
+
+# Sleeps for $1 tenths of a second, or until no worker runs, so that a pass's time ends when
+# its workers do rather than when a pause does.
+nap() {
+    local tenths=$1
+    while [ "$tenths" -gt 0 ] && any_worker_running; do
+        sleep 0.1
+        tenths=$((tenths - 1))
+    done
+}
+
 say "upgrading with $workers workers while $writers writers edit notes; killing workers at random"
 upgrade_started=$(now)
 for index in $(seq 1 "$workers"); do
@@ -180,9 +198,14 @@ for index in $(seq 1 "$workers"); do
 done
 kills=0
 while true; do
-    # A pause of 0.1 to 0.5 s, then a random running worker is killed and started again: short
-    # enough for the minimum number of kills even when a release build finishes in seconds.
-    sleep "$(calc "(1 + $RANDOM % 5) / 10")"
+    # A pause, then a random running worker is killed and started again: 0.1 to 0.5 s until the
+    # minimum number of kills is reached, which a release build's run of a few seconds allows,
+    # then 1 to 4 s, so that a longer run is hit all along.
+    if [ "$kills" -lt "$minimum_kills" ]; then
+        nap $((1 + RANDOM % 5))
+    else
+        nap $((10 + RANDOM % 31))
+    fi
     running=()
     progressed=()
     for index in "${!worker_pids[@]}"; do
@@ -196,7 +219,7 @@ while true; do
         fi
     done
     [ "${#running[@]}" -gt 0 ] || break
-    if [ "$kills" -ge $((minimum_kills + 3)) ] || [ "${#progressed[@]}" -eq 0 ]; then
+    if [ "${#progressed[@]}" -eq 0 ]; then
         continue
     fi
     victim="${progressed[$((RANDOM % ${#progressed[@]}))]}"
