@@ -7,11 +7,15 @@ let package = Package(
     products: [
         .library(name: "VersionedCodable", targets: ["VersionedCodable"]),
         .library(name: "VersionedCodableTesting", targets: ["VersionedCodableTesting"]),
+        .library(name: "VersionedCodableStore", targets: ["VersionedCodableStore"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "VersionedCodable"),
         .target(name: "VersionedCodableTesting", dependencies: ["VersionedCodable"]),
+        // Census and resumable upgrades of stored documents, over any store an adapter
+        // describes; the adapters for real databases live in the examples' packages.
+        .target(name: "VersionedCodableStore", dependencies: ["VersionedCodable"]),
         // The Poem history of the example, shared with the tests: the example compiles the same
         // file through a symlink, so tests never import an executable and the README's
         // samples stay plain internal declarations.
@@ -37,6 +41,10 @@ let package = Package(
             name: "VersionedCodableTestingTests",
             dependencies: ["VersionedCodable", "VersionedCodableTesting"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "VersionedCodableStoreTests",
+            dependencies: ["VersionedCodable", "VersionedCodableStore", "VersionedCodableTesting"]
         ),
         .testTarget(
             name: "VersionedCodablePerformanceTests",

@@ -18,6 +18,7 @@ let package = Package(
             name: "DocumentStore",
             dependencies: [
                 .product(name: "VersionedCodable", package: "VersionedCodable"),
+                .product(name: "VersionedCodableStore", package: "VersionedCodable"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -27,7 +28,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentStoreTests",
-            dependencies: ["DocumentStore"]
+            dependencies: [
+                "DocumentStore",
+                .product(name: "VersionedCodableStore", package: "VersionedCodable"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

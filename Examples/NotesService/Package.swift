@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "notes-old", targets: ["notes-old"]),
         .executable(name: "notes-new", targets: ["notes-new"]),
         .executable(name: "notes-load", targets: ["notes-load"]),
+        .executable(name: "notes-upgrade", targets: ["notes-upgrade"]),
     ],
     dependencies: [
         .package(name: "VersionedCodable", path: "../.."),
@@ -60,6 +61,39 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: next
+        ),
+        // The notes table as a store for VersionedCodableStore's census and upgrade.
+        .target(
+            name: "NotesStore",
+            dependencies: [
+                .product(name: "VersionedCodableStore", package: "VersionedCodable"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // census and upgrade for a person at a terminal, and the fault test's loader, live
+        // writer and checker, all with the new build's model.
+        .executableTarget(
+            name: "notes-upgrade",
+            dependencies: [
+                "NotesModel", "NotesStore",
+                .product(name: "VersionedCodable", package: "VersionedCodable"),
+                .product(name: "VersionedCodableStore", package: "VersionedCodable"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: next
+        ),
+        .testTarget(
+            name: "NotesStoreTests",
+            dependencies: [
+                "NotesModel", "NotesStore",
+                .product(name: "VersionedCodable", package: "VersionedCodable"),
+                .product(name: "VersionedCodableStore", package: "VersionedCodable"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: next
         ),

@@ -9,7 +9,7 @@ public struct DocumentDatabase: Sendable {
     /// The connection to the file; GRDB serializes access to it.
     public let queue: DatabaseQueue
 
-    /// Opens the database at `path`, creating the file and the table when they are missing.
+    /// Opens the database at `path`, creating the file and the tables when they are missing.
     ///
     /// - Parameter path: The SQLite file.
     /// - Throws: `DatabaseError` when the file cannot be opened or created.
@@ -21,6 +21,17 @@ public struct DocumentDatabase: Sendable {
                     CREATE TABLE IF NOT EXISTS documents (
                         id INTEGER PRIMARY KEY,
                         body TEXT NOT NULL
+                    )
+                    """
+            )
+            // Where an upgrade records how far it came, in the same file as the documents so
+            // that a page's writes and its position commit in one transaction.
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS upgrade_checkpoints (
+                        name TEXT PRIMARY KEY,
+                        position INTEGER,
+                        finished INTEGER NOT NULL
                     )
                     """
             )

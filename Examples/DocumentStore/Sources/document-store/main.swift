@@ -1,11 +1,14 @@
 import DocumentStore
 import Foundation
 
-// document-store [--database PATH] [--count N] [--seed S] [--batch-size N] [--no-generate]
+// document-store [--database PATH] [--count N] [--seed S] [--batch-size N] [--no-generate] [--no-upgrade]
+// document-store census --database PATH [--decode] [--retire-below N]
+// document-store upgrade --database PATH [--to VERSION] [--batch-size N] [--pause S] [--dry-run]
 //
 // With no arguments: make a new database in a temporary folder, fill it with 10,000 notes of
 // every version, print the counts per stored version, upgrade every note that is not at the
-// current version, and print the counts again.
+// current version, and print the counts again. `census` and `upgrade` work on a database that
+// exists (see StoreCommands).
 
 struct Options {
     var databasePath: String?
@@ -13,6 +16,7 @@ struct Options {
     var seed: UInt64 = 42
     var batchSize = 500
     var generate = true
+    var upgrade = true
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -23,7 +27,8 @@ struct Options {
             case "--seed": seed = UInt64(try Self.number(after: argument, in: &remaining))
             case "--batch-size": batchSize = try Self.number(after: argument, in: &remaining)
             case "--no-generate": generate = false
-            case "--help", "-h": throw UsageError(message: nil)
+            case "--no-upgrade": upgrade = false
+            case "--help", "-h": throw UsageError(message: nil, usage: UsageError.usage + "\n" + StoreCommands.usage)
             default: throw UsageError(message: "unknown argument \(argument)")
             }
         }
@@ -47,14 +52,16 @@ struct Options {
 
 struct UsageError: Error {
     let message: String?
+    var usage = Self.usage
 
     static let usage = """
-        usage: document-store [--database PATH] [--count N] [--seed S] [--batch-size N] [--no-generate]
+        usage: document-store [--database PATH] [--count N] [--seed S] [--batch-size N] [--no-generate] [--no-upgrade]
           --database PATH  SQLite file to use (default: a new file in a temporary folder)
           --count N        documents to generate (default 10000)
           --seed S         seed for the generated documents (default 42)
           --batch-size N   documents per upgrade transaction (default 500)
           --no-generate    upgrade an existing database without adding documents
+          --no-upgrade     only generate and count, leaving the documents for `upgrade`
         """
 }
 
@@ -77,6 +84,9 @@ func run(_ options: Options) throws {
         print("generated \(options.count) documents (seed \(options.seed)) in \(seconds(since: start))")
     }
     print("documents per stored version, before:\n\(try database.countsByStoredVersion())")
+    guard options.upgrade else {
+        return
+    }
 
     let start = Date()
     let report = try DocumentUpgrader(batchSize: options.batchSize).upgrade(database)
@@ -97,12 +107,17 @@ func seconds(since start: Date) -> String {
 }
 
 do {
-    try run(Options(arguments: Array(CommandLine.arguments.dropFirst())))
+    let arguments = CommandLine.arguments.dropFirst()
+    switch arguments.first {
+    case "census": exit(try await StoreCommands.census(arguments.dropFirst()))
+    case "upgrade": exit(try await StoreCommands.upgrade(arguments.dropFirst()))
+    default: try run(Options(arguments: Array(arguments)))
+    }
 } catch let error as UsageError {
     if let message = error.message {
         FileHandle.standardError.write(Data("document-store: \(message)\n".utf8))
     }
-    FileHandle.standardError.write(Data((UsageError.usage + "\n").utf8))
+    FileHandle.standardError.write(Data((error.usage + "\n").utf8))
     exit(error.message == nil ? 0 : 64)
 } catch {
     FileHandle.standardError.write(Data("document-store: \(error)\n".utf8))

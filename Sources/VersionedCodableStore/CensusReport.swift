@@ -1,0 +1,85 @@
+/// What a ``DocumentCensus`` found: how many documents each version has, and which documents
+/// this build cannot read or are newer than it.
+public struct CensusReport<Key: Hashable & Sendable>: Sendable, CustomStringConvertible {
+    /// Every document the census saw.
+    public internal(set) var total = 0
+
+    /// How many readable documents store each version of the chain; `nil` is documents
+    /// written before versioning was adopted.
+    public internal(set) var countsByVersion: [Int?: Int] = [:]
+
+    /// Documents this build cannot read: a damaged version, a retired or unknown version, and,
+    /// when the census decodes documents, any that does not decode.
+    public internal(set) var unreadable: ProblemSample<Key>
+
+    /// Documents written by a newer build than this one.
+    public internal(set) var newer: ProblemSample<Key>
+
+    /// The versions of this build's chain, oldest first.
+    public let chainVersions: [Int?]
+
+    /// How many documents whose stored version is known were counted with each version,
+    /// readable or not, so that retiring a version also considers unreadable documents.
+    var knownVersions: [Int?: Int] = [:]
+
+    init(chainVersions: [Int?], sampleLimit: Int) {
+        self.chainVersions = chainVersions
+        unreadable = ProblemSample(limit: sampleLimit)
+        newer = ProblemSample(limit: sampleLimit)
+    }
+
+    /// How many documents store a version older than `version`, whether this build reads them
+    /// or not. Documents without a version count as older than any numbered version.
+    ///
+    /// - Parameter version: A version number.
+    /// - Returns: The number of documents stored with `nil` or a version below `version`.
+    public func documentsStored(below version: Int) -> Int {
+        knownVersions.reduce(0) { sum, entry in
+            entry.key.map { $0 < version } ?? true ? sum + entry.value : sum
+        }
+    }
+
+    /// Whether the types of the versions below `version` may be deleted from the chain: no
+    /// document the census saw is stored with such a version.
+    ///
+    /// Documents whose version could not be read at all do not count: no type of the chain
+    /// reads them, so retiring types does not change what happens to them. They are in
+    /// ``unreadable`` for a person to look at.
+    ///
+    /// <!-- snippet: store-census-retire -->
+    /// ```swift
+    /// let census = try await DocumentCensus(Bookmark.self, coder: JSONDocumentCoder()).take(of: store)
+    /// if census.mayRetireVersions(below: 3) {
+    ///     print("No bookmark is older than version 3: BookmarkV1 and BookmarkV2 can go.")
+    /// }
+    /// ```
+    ///
+    /// - Parameter version: The oldest version to keep.
+    /// - Returns: `true` when no document is stored below `version`.
+    public func mayRetireVersions(below version: Int) -> Bool {
+        documentsStored(below: version) == 0
+    }
+
+    /// One line per version, oldest first, then the unreadable and newer documents with their
+    /// samples.
+    public var description: String {
+        var lines: [String] = []
+        let versions = Set(countsByVersion.keys).union(chainVersions)
+        for version in versions.sorted(by: { ($0 ?? Int.min) < ($1 ?? Int.min) }) {
+            let name = version.map { "v\($0)" } ?? "unversioned"
+            lines.append(
+                "  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(countsByVersion[version] ?? 0)"
+            )
+        }
+        lines.append("  unreadable   \(unreadable.count)")
+        lines.append("  newer        \(newer.count)")
+        lines.append("  total        \(total)")
+        for problem in unreadable.sample {
+            lines.append("  unreadable \(problem)")
+        }
+        for problem in newer.sample {
+            lines.append("  newer \(problem)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

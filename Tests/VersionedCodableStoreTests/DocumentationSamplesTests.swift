@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import VersionedCodable
+import VersionedCodableStore
+
+/// The samples of the library's documentation comments, compiled and run here; the comments
+/// get them from `Scripts/sync-snippets.py`.
+@Suite("The documentation comments' samples")
+struct DocumentationSamplesTests {
+    @Test("The store and upgrade samples run")
+    func storeAndUpgrade() async throws {
+        let bookmark = Bookmark(url: "https://swift.org", title: "Swift", folder: nil)
+        // snippet: store-in-memory
+        let store = InMemoryDocumentStore<Int>()
+        await store.put(try JSONEncoder().encode(versioned: bookmark), at: 1)
+        // end snippet
+        await store.put(try JSONEncoder().encode(versioned: BookmarkV1(address: "a")), at: 2)
+        try await upgradeWithProgress(store)
+        #expect(try JSONDecoder().storedVersion(of: Bookmark.self, from: #require(await store.data(at: 2))) == 3)
+        let retire = try await mayRetire(store)
+        #expect(retire)
+    }
+
+    func upgradeWithProgress(_ store: InMemoryDocumentStore<Int>) async throws {
+        // snippet: store-upgrade-progress
+        let upgrade = try DocumentUpgrade(Bookmark.self, coder: JSONDocumentCoder())
+        let report = try await upgrade.run(on: store) { progress in
+            print("\(progress.done) done, \(progress.remaining) to go")
+        }
+        // end snippet
+        #expect(report.upgraded == 1)
+    }
+
+    func mayRetire(_ store: InMemoryDocumentStore<Int>) async throws -> Bool {
+        // snippet: store-census-retire
+        let census = try await DocumentCensus(Bookmark.self, coder: JSONDocumentCoder()).take(of: store)
+        if census.mayRetireVersions(below: 3) {
+            print("No bookmark is older than version 3: BookmarkV1 and BookmarkV2 can go.")
+        }
+        // end snippet
+        return census.mayRetireVersions(below: 3)
+    }
+
+    @Test("A store of strings upgrades in one line")
+    func oneLine() async throws {
+        // snippet: store-one-line
+        let store = InMemoryDocumentStore<String>()
+        let report = try await DocumentUpgrade(Bookmark.self, coder: JSONDocumentCoder()).run(on: store)
+        // end snippet
+        #expect(report.examined == 0)
+    }
+
+    @Test("Coders take the program's configured encoders")
+    func coders() throws {
+        let json: JSONDocumentCoder = {
+            // snippet: store-json-coder
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let coder = JSONDocumentCoder(encoder: encoder)
+            // end snippet
+            return coder
+        }()
+        let plist: PropertyListDocumentCoder = {
+            // snippet: store-plist-coder
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = .binary
+            let coder = PropertyListDocumentCoder(encoder: encoder)
+            // end snippet
+            return coder
+        }()
+        let bookmark = Bookmark(url: "u", title: "t", folder: "f")
+        let jsonData = try json.encode(bookmark, asVersion: 3)
+        #expect(String(decoding: jsonData, as: UTF8.self) == #"{"folder":"f","title":"t","url":"u","version":3}"#)
+        #expect(try plist.decode(Bookmark.self, from: plist.encode(bookmark, asVersion: 3)).wrappedValue == bookmark)
+    }
+}
