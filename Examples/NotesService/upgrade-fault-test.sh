@@ -145,6 +145,7 @@ say "planting $notes notes"
 # Both timed passes start from a vacuumed, analyzed table, so that the plain pass does not pay
 # for the dead row versions the upgrade left behind.
 psql_notes -c "VACUUM ANALYZE notes"
+"$bin/notes-upgrade" census | sed -n '1,8p'
 
 touch "$work/go"
 rm -f "$work/stop"
@@ -250,6 +251,16 @@ touch "$work/stop"
 wait "$writer_pid"
 writer_pid=""
 cat "$work/live-writes.log"
+
+# The planted notes of version 0 (retired) and the damaged ones stored as version 2 are still
+# below version 3: the census must refuse to retire versions 1 and 2, with exit status 3.
+census_status=0
+"$bin/notes-upgrade" census --retire-below 3 >"$work/census.out" 2>&1 || census_status=$?
+sed -n '1,8p;/^may retire/p' "$work/census.out"
+if [ "$census_status" != 3 ]; then
+    say "census --retire-below 3 exited with $census_status, not 3, with retired and damaged notes planted"
+    exit 1
+fi
 
 say "checking every note against what was planted and written"
 status=0
