@@ -8,8 +8,9 @@ import VersionedCodable
 /// Compares the table with the ledger: what was planted (`notes_planted`) and what the live
 /// writers wrote (`live_writes`, the last write of each note).
 ///
-/// - A readable note must decode at the target version, as the value its migration gives from
-///   the planted document, or, when the service wrote it, from the last write. A note whose
+/// - A readable note must decode at the target version (the live writers write the current
+///   one), as the value its migration gives from the planted document, or, when the service
+///   wrote it, from the last write. A note whose
 ///   last live write does not come back is lost; any other readable note that differs is
 ///   changed.
 /// - An unreadable or newer note must be byte for byte as planted; otherwise it is changed.
@@ -82,7 +83,7 @@ enum CheckCommand {
                 if read.wrappedValue != expected {
                     if lastWrite != nil { counts.lost += 1 } else { counts.changed += 1 }
                     counts.report("\(id): reads as another value\(lastWrite != nil ? ", the live write is lost" : "")")
-                } else if read.storedVersion != target && lastWrite == nil {
+                } else if read.storedVersion != target {
                     counts.changed += 1
                     counts.report(
                         "\(id): stored as version \(read.storedVersion.map(String.init) ?? "none"), not the target"
