@@ -163,11 +163,17 @@ psql_notes -c "COPY (SELECT id FROM notes_planted WHERE kind = 'readable' ORDER 
     | awk 'NR % 2 == 0' >"$work/service-ids.txt"
 NOTES_PORT="$service_port" NOTES_SETTING_INTERVAL_MS=200 "$debug_bin/notes-new" >"$work/service.log" 2>&1 &
 service_pid=$!
+# It listens once it has prepared its tables and read the fleet setting.
+listening=no
 for _ in $(seq 1 150); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$service_port") 2>/dev/null && break
+    if (exec 3<>"/dev/tcp/127.0.0.1/$service_port") 2>/dev/null; then
+        listening=yes
+        break
+    fi
     kill -0 "$service_pid" 2>/dev/null || { say "the service exited"; exit 1; }
     sleep 0.1
 done
+[ "$listening" = yes ] || { say "the service did not listen within 15 s"; exit 1; }
 say "the service (new build) listens on 127.0.0.1:$service_port"
 rm -f "$work/stop"
 "$bin/notes-upgrade" live-writes --stop-file "$work/stop" --writers "$writers" --seed "$((seed + 1))" \
