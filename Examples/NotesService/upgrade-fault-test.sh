@@ -10,12 +10,13 @@
 # runs the store's tests against it, then:
 #   1. plants notes of versions 1, 2 and 3, damaged notes and notes of a newer build
 #      (`notes-upgrade plant`), keeping a copy of each as planted;
-#   2. starts live writers that edit notes as the service does, each write recorded with it;
+#   2. starts a new build of the service and edits half the notes through it, and writers that
+#      edit the other half directly in the table, each write recorded in a ledger;
 #   3. runs several upgrade workers, each on its own share of the table, and kills one with
 #      SIGKILL at random moments, restarting it each time, until the workers finish;
 #   4. runs the plain pass: the same workers read and write back every note with plain Codable,
-#      through the same store, while the live writers go on;
-#   5. stops the writers and checks every note against the planted copy and the ledger.
+#      through the same store, while the live load goes on;
+#   5. stops the load and checks every note against the planted copy and the ledgers.
 # The last line is the summary:
 #   upgrade: <n> documents, <u> upgraded, <r> unreadable kept, <v> newer kept, <w> live writes,
 #   <x> conflicts retried, <k> worker kills survived, <l> lost, <d> changed, <t> documents/s vs
@@ -23,7 +24,8 @@
 # Everything started here is stopped on exit.
 #
 # Environment: FAULT_NOTES (100000), FAULT_WORKERS (3), FAULT_KILLS (at least this many, 5),
-# FAULT_BATCH (500), FAULT_WRITERS (3), FAULT_PG_PORT (25433), FAULT_SCRATCH (the build folder,
+# FAULT_BATCH (500), FAULT_WRITERS (3 of each kind), FAULT_PG_PORT (25433), FAULT_PORT (the
+# service's, 18281), FAULT_SCRATCH (the build folder,
 # Examples/NotesService/.build, shared with the fleet test), FAULT_SEED (1), FAULT_CONFIGURATION
 # (the build of notes-upgrade: release or debug; release).
 set -euo pipefail
@@ -35,6 +37,7 @@ minimum_kills="${FAULT_KILLS:-5}"
 batch="${FAULT_BATCH:-500}"
 writers="${FAULT_WRITERS:-3}"
 pg_port="${FAULT_PG_PORT:-25433}"
+service_port="${FAULT_PORT:-18281}"
 seed="${FAULT_SEED:-1}"
 configuration="${FAULT_CONFIGURATION:-release}"
 started=$SECONDS
@@ -56,6 +59,8 @@ calc() {
 work="$(mktemp -d /tmp/notes-fault.XXXXXX)"
 declare -A worker_pids=()
 writer_pid=""
+edits_pid=""
+service_pid=""
 pg_ctl=""
 as_postgres=()
 
@@ -64,9 +69,11 @@ cleanup() {
     for index in "${!worker_pids[@]}"; do
         kill "${worker_pids[$index]}" 2>/dev/null || true
     done
-    if [ -n "$writer_pid" ]; then
-        kill "$writer_pid" 2>/dev/null || true
-    fi
+    for pid in "$writer_pid" "$edits_pid" "$service_pid"; do
+        if [ -n "$pid" ]; then
+            kill "$pid" 2>/dev/null || true
+        fi
+    done
     wait 2>/dev/null || true
     if [ -n "$pg_ctl" ] && [ -f "$work/pg/postmaster.pid" ]; then
         "${as_postgres[@]}" "$pg_ctl" -D "$work/pg" -m fast -w stop >/dev/null 2>&1 || true
@@ -129,6 +136,7 @@ swift build --package-path "$here" --scratch-path "$scratch" --build-tests -Xswi
 swift build --package-path "$here" --scratch-path "$scratch" -c "$configuration" --product notes-upgrade \
     -Xswiftc -warnings-as-errors >>"$work/build.log" 2>&1 || { tail -n 40 "$work/build.log"; exit 1; }
 bin="$(swift build --package-path "$here" --scratch-path "$scratch" -c "$configuration" --show-bin-path)"
+debug_bin="$(swift build --package-path "$here" --scratch-path "$scratch" --show-bin-path)"
 say "built"
 
 say "the store's tests against this PostgreSQL"
@@ -145,12 +153,36 @@ say "planting $notes notes"
 # Both timed passes start from a vacuumed, analyzed table, so that the plain pass does not pay
 # for the dead row versions the upgrade left behind.
 psql_notes -c "VACUUM ANALYZE notes"
+"$bin/notes-upgrade" census | sed -n '1,8p'
 
-touch "$work/go"
+# The live load: a new build of the service, edited through HTTP on half the notes (its reads
+# upgrade notes too, as it does in production), and writers editing the other half directly in
+# the table, just ahead of the upgrade workers, to make conflicts. One writer per note, each write
+# recorded once the write is made.
+psql_notes -c "COPY (SELECT id FROM notes_planted WHERE kind = 'readable' ORDER BY id) TO STDOUT" \
+    | awk 'NR % 2 == 0' >"$work/service-ids.txt"
+NOTES_PORT="$service_port" NOTES_SETTING_INTERVAL_MS=200 "$debug_bin/notes-new" >"$work/service.log" 2>&1 &
+service_pid=$!
+# It listens once it has prepared its tables and read the fleet setting.
+listening=no
+for _ in $(seq 1 150); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$service_port") 2>/dev/null; then
+        listening=yes
+        break
+    fi
+    kill -0 "$service_pid" 2>/dev/null || { say "the service exited"; exit 1; }
+    sleep 0.1
+done
+[ "$listening" = yes ] || { say "the service did not listen within 15 s"; exit 1; }
+say "the service (new build) listens on 127.0.0.1:$service_port"
 rm -f "$work/stop"
 "$bin/notes-upgrade" live-writes --stop-file "$work/stop" --writers "$writers" --seed "$((seed + 1))" \
     >"$work/live-writes.log" 2>&1 &
 writer_pid=$!
+"$debug_bin/notes-load" edits --new "http://127.0.0.1:$service_port" --ids "$work/service-ids.txt" \
+    --ledger "$work/service-ledger.jsonl" --stop-file "$work/stop" --writers "$writers" --seed "$((seed + 2))" \
+    >"$work/service-edits.log" 2>&1 &
+edits_pid=$!
 
 declare -A runs=()
 start_worker() {
@@ -191,7 +223,7 @@ nap() {
     done
 }
 
-say "upgrading with $workers workers while $writers writers edit notes; killing workers at random"
+say "upgrading with $workers workers while the service and $writers direct writers edit notes; killing workers at random"
 upgrade_started=$(now)
 for index in $(seq 1 "$workers"); do
     start_worker "$index" upgrade
@@ -238,7 +270,7 @@ if [ "$kills" -lt "$minimum_kills" ]; then
 fi
 
 psql_notes -c "VACUUM ANALYZE notes"
-say "plain pass with $workers workers while the writers go on"
+say "plain pass with $workers workers while the edits go on"
 plain_started=$(now)
 for index in $(seq 1 "$workers"); do
     start_worker "$index" plain-pass
@@ -250,10 +282,31 @@ touch "$work/stop"
 wait "$writer_pid"
 writer_pid=""
 cat "$work/live-writes.log"
+edits_status=0
+wait "$edits_pid" || edits_status=$?
+edits_pid=""
+cat "$work/service-edits.log"
+kill -TERM "$service_pid"
+wait "$service_pid" 2>/dev/null || true
+service_pid=""
+if [ "$edits_status" != 0 ]; then
+    say "the service's edits failed"
+    exit 1
+fi
+
+# The planted notes of version 0 (retired) and the damaged ones stored as version 2 are still
+# below version 3: the census must refuse to retire versions 1 and 2, with exit status 3.
+census_status=0
+"$bin/notes-upgrade" census --retire-below 3 >"$work/census.out" 2>&1 || census_status=$?
+sed -n '1,8p;/^may retire/p' "$work/census.out"
+if [ "$census_status" != 3 ]; then
+    say "census --retire-below 3 exited with $census_status, not 3, with retired and damaged notes planted"
+    exit 1
+fi
 
 say "checking every note against what was planted and written"
 status=0
-"$bin/notes-upgrade" check >"$work/check.out" 2>"$work/check.log" || status=1
+"$bin/notes-upgrade" check --ledger "$work/service-ledger.jsonl" >"$work/check.out" 2>"$work/check.log" || status=1
 cat "$work/check.log" >&2
 check="$(grep '^check ' "$work/check.out")"
 field() {

@@ -15,6 +15,10 @@ import VersionedCodable
 //       runs the same load against the versioned and the plain handlers and prints the summary
 //       line.
 //
+//   notes-load edits --new URLS --ids FILE --ledger FILE --stop-file FILE [--writers N]
+//       edits the listed notes through the service until the stop file appears, appending each
+//       write to the ledger file: the live load of the upgrade fault test.
+//
 // Options: --notes N (120), --requests N per load (4000), --compare N per handler (2000),
 // --concurrency N (12), --seconds S per load (60), --seed N (16).
 
@@ -28,8 +32,32 @@ func urls(_ name: String, version: Int) -> [Instance] {
     (option(name) ?? "").split(separator: ",").map { Instance(url: String($0), newestVersion: version) }
 }
 
+if arguments.first == "edits" {
+    guard let idsPath = option("ids"), let ledgerPath = option("ledger"), let stopFile = option("stop-file") else {
+        print("usage: notes-load edits --new URLS --ids FILE --ledger FILE --stop-file FILE [--writers N] [--seed N]")
+        exit(2)
+    }
+    let ids = try String(contentsOfFile: idsPath, encoding: .utf8).split(separator: "\n").map(String.init)
+    let fleet = Fleet(connectionsPerInstance: 4)
+    let edits = try await ServiceEdits(fleet: fleet).run(
+        instances: urls("new", version: 3),
+        ids: ids,
+        ledger: URL(fileURLWithPath: ledgerPath),
+        stopFile: stopFile,
+        writers: number("writers", 2),
+        seed: UInt64(number("seed", 16))
+    )
+    let totals = fleet.totals
+    print("service edits: \(edits) writes, \(totals.requests) requests, \(totals.failed) failed")
+    for problem in fleet.problems {
+        print("  \(problem)")
+    }
+    try await fleet.shutdown()
+    exit(totals.failed == 0 ? 0 : 1)
+}
 guard let phase = arguments.first, ["mixed", "upgraded"].contains(phase), let ledgerPath = option("ledger") else {
     print("usage: notes-load mixed|upgraded --old URLS --new URLS --ledger FILE [options]")
+    print("       notes-load edits --new URLS --ids FILE --ledger FILE --stop-file FILE [--writers N] [--seed N]")
     exit(2)
 }
 let ledgerURL = URL(fileURLWithPath: ledgerPath)
