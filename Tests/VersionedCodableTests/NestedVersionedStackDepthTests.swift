@@ -49,6 +49,21 @@ struct NestedVersionedStackDepthTests {
         done.wait()
     }
 
+    /// Writes and reads `tree` in both property-list formats, and ends the process: with 0 when
+    /// both read back equal, with 2 when one does not.
+    static func roundTripInPropertyLists<Tree: VersionedCodable & Equatable>(_ tree: Tree) -> Never {
+        for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = format
+            guard let data = try? encoder.encode(versioned: tree),
+                (try? PropertyListDecoder().decode(versioned: Tree.self, from: data)) == tree
+            else {
+                exit(2)
+            }
+        }
+        exit(0)
+    }
+
     static func tree(depth: Int) -> TreeNode {
         var node = TreeNode(children: [], leaf: ThreadProbe())
         for _ in 1..<depth {
@@ -81,16 +96,7 @@ struct NestedVersionedStackDepthTests {
                 else {
                     exit(1)
                 }
-                for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
-                    let encoder = PropertyListEncoder()
-                    encoder.outputFormat = format
-                    guard let data = try? encoder.encode(versioned: tree),
-                        (try? PropertyListDecoder().decode(versioned: TreeNode.self, from: data)) == tree
-                    else {
-                        exit(2)
-                    }
-                }
-                exit(0)
+                NestedVersionedStackDepthTests.roundTripInPropertyLists(tree)
             }
         }
     }
@@ -131,16 +137,7 @@ struct NestedVersionedStackDepthTests {
                 else {
                     exit(1)
                 }
-                for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
-                    let encoder = PropertyListEncoder()
-                    encoder.outputFormat = format
-                    guard let data = try? encoder.encode(versioned: tree),
-                        (try? PropertyListDecoder().decode(versioned: ChainNode.self, from: data)) == tree
-                    else {
-                        exit(2)
-                    }
-                }
-                exit(0)
+                NestedVersionedStackDepthTests.roundTripInPropertyLists(tree)
             }
         }
         #expect(throws: EncodingError.self) {
