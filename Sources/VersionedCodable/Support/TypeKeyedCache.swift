@@ -1,10 +1,10 @@
 import Foundation
 
-/// A small thread-safe memo of values worked out once per type, such as a type's version
-/// chain or where its spec keeps the version.
+/// A small thread-safe memo of values worked out once per type: a type's version chain, a fact
+/// that cannot differ between documents.
 ///
-/// Working these out walks metatypes or encodes a spec, which is cheap but not free; decoding
-/// and encoding look them up on every call, so they are kept here.
+/// Working it out walks metatypes, which is cheap but not free; decoding and encoding look it
+/// up on every call, so it is kept here.
 final class TypeKeyedCache<Value: Sendable>: @unchecked Sendable {
     // NSLock rather than `Mutex` so that the package keeps its deployment targets.
     private let lock = NSLock()
