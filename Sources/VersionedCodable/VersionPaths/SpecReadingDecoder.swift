@@ -118,10 +118,6 @@ extension VersionPathSpec {
     /// - Parameter template: A version whose spec has every part the spec's key path may pass
     ///   through (see ``version(comparedWith:)``).
     static func readVersion(from shared: SharedRootDecoder, template: Int?) throws -> (Int?, SpecPlace) {
-        if Self.self == VersionKeyAtRootVersionPathSpec.self {
-            // Exactly what the default spec's synthesized `init(from:)` reads, without making it.
-            return (try shared.sharedRoot().decodeIfPresent(Int.self, forKey: rootVersionKey), .versionAtRoot)
-        }
         let place = SpecPlace(path: [])
         do {
             let spec = try Self(from: SpecReadingDecoder(base: shared, shared: shared, place: place))
