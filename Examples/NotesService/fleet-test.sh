@@ -42,8 +42,8 @@ say() {
 
 work="$(mktemp -d /tmp/notes-fleet.XXXXXX)"
 declare -A instance_pids=()
-pg_ctl=""
-as_postgres=()
+# shellcheck source=postgres.sh
+source "$here/postgres.sh"
 
 cleanup() {
     local status=$?
@@ -53,9 +53,7 @@ cleanup() {
     for name in "${!instance_pids[@]}"; do
         wait "${instance_pids[$name]}" 2>/dev/null || true
     done
-    if [ -n "$pg_ctl" ] && [ -f "$work/pg/postmaster.pid" ]; then
-        "${as_postgres[@]}" "$pg_ctl" -D "$work/pg" -m fast -w stop >/dev/null 2>&1 || true
-    fi
+    stop_postgres
     if [ "$status" -ne 0 ]; then
         say "failed; the last lines of each log:" >&2
         for log in "$work"/*.log; do
@@ -68,42 +66,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# PostgreSQL from the system's packages; it refuses to run as root, so as `postgres`.
-find_pg_bin() {
-    ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1
-}
-pg_bin="$(find_pg_bin)"
-if [ -z "$pg_bin" ] || [ ! -x "$pg_bin/initdb" ]; then
-    say "installing PostgreSQL"
-    apt-get update >"$work/apt.log" 2>&1
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql >>"$work/apt.log" 2>&1
-    pg_bin="$(find_pg_bin)"
-    # Where the package starts its default cluster, stop it: this script runs only its own.
-    if command -v pg_lsclusters >/dev/null; then
-        pg_lsclusters --no-header | while read -r cluster_version cluster_name _ cluster_status _; do
-            if [ "$cluster_status" = online ]; then
-                pg_ctlcluster "$cluster_version" "$cluster_name" stop || true
-            fi
-        done
-    fi
-fi
-pg_ctl="$pg_bin/pg_ctl"
-if [ "$(id -u)" -eq 0 ]; then
-    id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres
-    as_postgres=(runuser -u postgres --)
-    chmod 755 "$work"
-    mkdir "$work/pg"
-    chown postgres "$work/pg"
-else
-    as_postgres=(env)
-    mkdir "$work/pg"
-fi
-say "starting PostgreSQL ($pg_bin) on 127.0.0.1:$pg_port"
-"${as_postgres[@]}" "$pg_bin/initdb" -D "$work/pg" -U notes --auth=trust -E UTF8 >"$work/initdb.log" 2>&1
-# The cluster is thrown away at the end: durability settings only slow the rehearsal down.
-"${as_postgres[@]}" "$pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
-    -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
-    start >"$work/pg_ctl.log" 2>&1
+start_postgres
 psql_notes() {
     "$pg_bin/psql" -X -q -t -A -h 127.0.0.1 -p "$pg_port" -U notes -d postgres "$@"
 }
@@ -200,7 +163,7 @@ trap - EXIT
 cleanup_quietly() {
     for name in "${!instance_pids[@]}"; do kill "${instance_pids[$name]}" 2>/dev/null || true; done
     for name in "${!instance_pids[@]}"; do wait "${instance_pids[$name]}" 2>/dev/null || true; done
-    "${as_postgres[@]}" "$pg_ctl" -D "$work/pg" -m fast -w stop >/dev/null 2>&1 || true
+    stop_postgres
     rm -rf "$work"
 }
 cleanup_quietly

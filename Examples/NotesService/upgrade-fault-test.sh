@@ -61,8 +61,8 @@ declare -A worker_pids=()
 writer_pid=""
 edits_pid=""
 service_pid=""
-pg_ctl=""
-as_postgres=()
+# shellcheck source=postgres.sh
+source "$here/postgres.sh"
 
 cleanup() {
     local status=$?
@@ -75,9 +75,7 @@ cleanup() {
         fi
     done
     wait 2>/dev/null || true
-    if [ -n "$pg_ctl" ] && [ -f "$work/pg/postmaster.pid" ]; then
-        "${as_postgres[@]}" "$pg_ctl" -D "$work/pg" -m fast -w stop >/dev/null 2>&1 || true
-    fi
+    stop_postgres
     if [ "$status" -ne 0 ]; then
         say "failed; the last lines of each log:" >&2
         for log in "$work"/*.log; do
@@ -90,42 +88,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# PostgreSQL from the system's packages, as the fleet test installs and starts it.
-find_pg_bin() {
-    ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1
-}
-pg_bin="$(find_pg_bin)"
-if [ -z "$pg_bin" ] || [ ! -x "$pg_bin/initdb" ]; then
-    say "installing PostgreSQL"
-    apt-get update >"$work/apt.log" 2>&1
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql >>"$work/apt.log" 2>&1
-    pg_bin="$(find_pg_bin)"
-    if command -v pg_lsclusters >/dev/null; then
-        pg_lsclusters --no-header | while read -r cluster_version cluster_name _ cluster_status _; do
-            if [ "$cluster_status" = online ]; then
-                pg_ctlcluster "$cluster_version" "$cluster_name" stop || true
-            fi
-        done
-    fi
-fi
-pg_ctl="$pg_bin/pg_ctl"
-if [ "$(id -u)" -eq 0 ]; then
-    id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres
-    as_postgres=(runuser -u postgres --)
-    chmod 755 "$work"
-    mkdir "$work/pg"
-    chown postgres "$work/pg"
-else
-    as_postgres=(env)
-    mkdir "$work/pg"
-fi
-say "starting PostgreSQL ($pg_bin) on 127.0.0.1:$pg_port"
-"${as_postgres[@]}" "$pg_bin/initdb" -D "$work/pg" -U notes --auth=trust -E UTF8 >"$work/initdb.log" 2>&1
-# A killed worker's half-done transaction is rolled back by PostgreSQL itself, fsync or not:
-# durability settings only slow the test down.
-"${as_postgres[@]}" "$pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
-    -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
-    start >"$work/pg_ctl.log" 2>&1
+start_postgres
 export NOTES_DB_PORT="$pg_port"
 
 say "building the notes package's tests, and notes-upgrade ($configuration)"
