@@ -45,11 +45,9 @@ enum UnknownValue: Codable, Sendable {
                 )
             }
             if var array = try? decoder.unkeyedContainer() {
-                var elements: [UnknownValue] = []
-                while !array.isAtEnd {
-                    elements.append(try array.decode(UnknownValue.self))
-                }
-                self = .array(elements)
+                self = .array(
+                    try Self.elements(of: &array) { Self.showsKeysAsWritten(decoder, strategy: "keyDecodingStrategy") }
+                )
                 return
             }
             do {
@@ -67,6 +65,85 @@ enum UnknownValue: Codable, Sendable {
                 }
             }
         }
+    }
+
+    /// The elements of `array`.
+    ///
+    /// Records are the bulk of most documents, so once an array has shown an object, each field
+    /// of the objects after it is read first as the kind of value it last held, which spares the
+    /// coder's thrown errors for the kinds a value is not. In JSON and property lists a value is
+    /// of one kind only, so the order of the tries changes nothing that is kept. Such an object is
+    /// read through a keyed container, whose keys a decoder shows through its key strategy, so
+    /// this is done only where `keysAsWritten` says they are shown as written: then the decoder is
+    /// JSONDecoder's, which leaves an element that is not an object where it was.
+    static func elements(
+        of array: inout any UnkeyedDecodingContainer,
+        keysAsWritten: () -> Bool
+    ) throws -> [UnknownValue] {
+        var elements: [UnknownValue] = []
+        elements.reserveCapacity(array.count ?? 0)
+        // The last value of each field of the objects, once one has shown that keys read as written.
+        var last: [String: UnknownValue]?
+        var asWritten: Bool?
+        while !array.isAtEnd {
+            if last != nil, let object = try? array.nestedContainer(keyedBy: ForwardedKey.self) {
+                elements.append(
+                    .object(
+                        try object.allKeys.map { key in
+                            let value = try read(key, in: object, like: last![key.stringValue])
+                            last![key.stringValue] = value
+                            return (key.stringValue, value)
+                        }
+                    )
+                )
+                continue
+            }
+            let element = try array.decode(UnknownValue.self)
+            if asWritten == nil, case .object = element {
+                asWritten = keysAsWritten()
+                last = asWritten! ? [:] : nil
+            }
+            elements.append(element)
+        }
+        return elements
+    }
+
+    /// Whether a decoder or an encoder shows a keyed container's keys as written: JSON's without
+    /// a key strategy (`strategy` names its option).
+    ///
+    /// A coder applies its key strategy to every keyed container, and the Codable API says
+    /// nothing of the strategy, so JSON's coders' options are read by reflection. A coder whose
+    /// options say otherwise, or are not found there, is taken to change keys.
+    static func showsKeysAsWritten(_ coder: Any, strategy: String) -> Bool {
+        Mirror(reflecting: coder).descendant("options", strategy).map { "\($0)" } == "useDefaultKeys"
+    }
+
+    /// The value at `key`, tried first as the kind of `last`.
+    private static func read(
+        _ key: ForwardedKey,
+        in object: KeyedDecodingContainer<ForwardedKey>,
+        like last: UnknownValue?
+    ) throws -> UnknownValue {
+        switch last {
+        case .string: if let value = try? object.decode(String.self, forKey: key) { return .string(value) }
+        case .integer, .unsigned, .double, .decimal:
+            if let number = try? object.decode(KeptNumber.self, forKey: key) { return number.value }
+        case .bool: if let value = try? object.decode(Bool.self, forKey: key) { return .bool(value) }
+        case .array:
+            // Its depth is not checked: its objects are read by kinds only after one read as any
+            // kept value is, which checks it.
+            if var array = try? object.nestedUnkeyedContainer(forKey: key) {
+                return .array(try elements(of: &array) { true })
+            }
+        case .object:
+            // An error from a value inside is thrown as it is: reading the object again would
+            // read again all that it holds, at every level.
+            do {
+                return .object(Array(try object.decode([String: UnknownValue].self, forKey: key)))
+            } catch let error as DecodingError where isAboutItself(error, depth: object.codingPath.count + 1) {}
+        default: break
+        }
+        return try object.decode(UnknownValue.self, forKey: key)
     }
 
     /// A number, kept as the kind that holds it exactly: JSONDecoder gives the digits of a number
@@ -97,7 +174,10 @@ enum UnknownValue: Codable, Sendable {
         }
         if decimal.exponent >= 0 {
             // A whole number, which the integer kinds hold exactly where it fits them ("1.0" too,
-            // which reads as 1, and "1e5").
+            // which reads as 1, and "1e5"); below 2⁵³ the `Double` holds it exactly already.
+            if double.magnitude < 0x1p53 {
+                return .integer(Int64(double))
+            }
             if double.magnitude < 0x1p63, let whole = try? single.decode(Int64.self), Decimal(whole) == decimal {
                 return .integer(whole)
             }
@@ -106,8 +186,25 @@ enum UnknownValue: Codable, Sendable {
             }
             return .decimal(decimal)
         }
-        // A fraction that the `Double` writes back as the same number, or else its digits.
+        // A fraction that the `Double` writes back as the same number, or else its digits. A
+        // `Double` of the normal range tells apart every number of 15 digits or fewer, so it
+        // writes such a number back as it came.
+        if double.isNormal, decimal.significand < Self.sixteenDigits {
+            return .double(double)
+        }
         return Decimal(string: "\(double)") == decimal ? .double(double) : .decimal(decimal)
+    }
+
+    /// A value read as a number first. A string that a non-conforming float strategy reads as
+    /// infinite or NaN is not one: it is kept as the string it is.
+    private struct KeptNumber: Decodable {
+        let value: UnknownValue
+        init(from decoder: any Decoder) throws {
+            let single = try decoder.singleValueContainer()
+            let double = try single.decode(Double.self)
+            guard double.isFinite else { throw cannotKeep(decoder.codingPath, because: "not finite") }
+            value = try number(double, in: single, at: decoder)
+        }
     }
 
     /// Whether `error` is about the value at `depth` itself, such as a coder's word that it is not
@@ -121,8 +218,9 @@ enum UnknownValue: Codable, Sendable {
         }
     }
 
-    /// The least number with 38 digits.
+    /// The least numbers of 38 digits and of 16.
     private static let fullDigits = Decimal(sign: .plus, exponent: 37, significand: 1)
+    private static let sixteenDigits = Decimal(sign: .plus, exponent: 15, significand: 1)
 
     /// The error for a kept value that cannot be written back as it came, naming its field.
     private static func cannotKeep(_ codingPath: [any CodingKey], because reason: String) -> DecodingError {
@@ -138,11 +236,13 @@ enum UnknownValue: Codable, Sendable {
     func encode(to encoder: any Encoder) throws {
         switch self {
         case .object(let fields):
-            try encodeSingle(Dictionary(uniqueKeysWithValues: fields), to: encoder)
+            // A `[String: …]`, whose keys the coders write as they are under a key strategy.
+            var container = encoder.singleValueContainer()
+            try container.encode(Dictionary(uniqueKeysWithValues: fields))
         case .array(let elements):
             var container = encoder.unkeyedContainer()
-            for element in elements {
-                try container.encode(element)
+            try Self.write(elements, into: &container) {
+                Self.showsKeysAsWritten(encoder, strategy: "keyEncodingStrategy")
             }
         case .null:
             var container = encoder.singleValueContainer()
@@ -161,5 +261,41 @@ enum UnknownValue: Codable, Sendable {
     private func encodeSingle(_ value: some Encodable, to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
+    }
+
+    /// Writes `elements`: the objects among them as the encoder writes a type's fields, where
+    /// `keysAsWritten` says it writes keys as given, which spares a dictionary and an encoder for
+    /// every field.
+    private static func write(
+        _ elements: [UnknownValue],
+        into container: inout any UnkeyedEncodingContainer,
+        keysAsWritten: () -> Bool
+    ) throws {
+        lazy var asWritten = keysAsWritten()
+        for element in elements {
+            guard case .object(let fields) = element, asWritten else {
+                try container.encode(element)
+                continue
+            }
+            var object = container.nestedContainer(keyedBy: ForwardedKey.self)
+            for (key, value) in fields {
+                try value.write(to: &object, at: ForwardedKey(stringValue: key))
+            }
+        }
+    }
+
+    private func write(to object: inout KeyedEncodingContainer<ForwardedKey>, at key: ForwardedKey) throws {
+        switch self {
+        case .null: try object.encodeNil(forKey: key)
+        case .bool(let value): try object.encode(value, forKey: key)
+        case .integer(let value): try object.encode(value, forKey: key)
+        case .unsigned(let value): try object.encode(value, forKey: key)
+        case .double(let value): try object.encode(value, forKey: key)
+        case .string(let value): try object.encode(value, forKey: key)
+        case .array(let elements):
+            var nested = object.nestedUnkeyedContainer(forKey: key)
+            try Self.write(elements, into: &nested) { true }
+        case .decimal, .date, .data, .object: try object.encode(self, forKey: key)
+        }
     }
 }
