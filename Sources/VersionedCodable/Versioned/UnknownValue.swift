@@ -234,38 +234,33 @@ enum UnknownValue: Codable, Sendable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .object(let fields):
-            // A `[String: …]`, whose keys the coders write as they are under a key strategy.
-            var container = encoder.singleValueContainer()
-            try container.encode(Dictionary(uniqueKeysWithValues: fields))
-        case .array(let elements):
+        if case .array(let elements) = self {
             var container = encoder.unkeyedContainer()
-            try Self.write(elements, into: &container) {
+            return try Self.write(elements, into: &container) {
                 Self.showsKeysAsWritten(encoder, strategy: "keyEncodingStrategy")
             }
-        case .null:
-            var container = encoder.singleValueContainer()
-            try container.encodeNil()
-        case .bool(let value): try encodeSingle(value, to: encoder)
-        case .integer(let value): try encodeSingle(value, to: encoder)
-        case .unsigned(let value): try encodeSingle(value, to: encoder)
-        case .double(let value): try encodeSingle(value, to: encoder)
-        case .decimal(let value): try encodeSingle(value, to: encoder)
-        case .string(let value): try encodeSingle(value, to: encoder)
-        case .date(let value): try encodeSingle(value, to: encoder)
-        case .data(let value): try encodeSingle(value, to: encoder)
+        }
+        // Each kind through the container's own method for it, the coder's fast path.
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .unsigned(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .decimal(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .date(let value): try container.encode(value)
+        case .data(let value): try container.encode(value)
+        case .array: break
+        // A `[String: …]`, whose keys the coders write as they are under a key strategy.
+        case .object(let fields): try container.encode(Dictionary(uniqueKeysWithValues: fields))
         }
     }
 
-    private func encodeSingle(_ value: some Encodable, to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
-
-    /// Writes `elements`: the objects among them as the encoder writes a type's fields, where
-    /// `keysAsWritten` says it writes keys as given, which spares a dictionary and an encoder for
-    /// every field.
+    /// Writes `elements`: the objects among them as a type writes its fields, where
+    /// `keysAsWritten` says the encoder writes keys as given, which spares a dictionary and an
+    /// encoder for every field.
     private static func write(
         _ elements: [UnknownValue],
         into container: inout any UnkeyedEncodingContainer,
@@ -273,29 +268,43 @@ enum UnknownValue: Codable, Sendable {
     ) throws {
         lazy var asWritten = keysAsWritten()
         for element in elements {
-            guard case .object(let fields) = element, asWritten else {
+            if case .object(let fields) = element, asWritten {
+                try container.encode(Fields(fields: fields))
+            } else {
                 try container.encode(element)
-                continue
-            }
-            var object = container.nestedContainer(keyedBy: ForwardedKey.self)
-            for (key, value) in fields {
-                try value.write(to: &object, at: ForwardedKey(stringValue: key))
             }
         }
     }
 
-    private func write(to object: inout KeyedEncodingContainer<ForwardedKey>, at key: ForwardedKey) throws {
-        switch self {
-        case .null: try object.encodeNil(forKey: key)
-        case .bool(let value): try object.encode(value, forKey: key)
-        case .integer(let value): try object.encode(value, forKey: key)
-        case .unsigned(let value): try object.encode(value, forKey: key)
-        case .double(let value): try object.encode(value, forKey: key)
-        case .string(let value): try object.encode(value, forKey: key)
-        case .array(let elements):
-            var nested = object.nestedUnkeyedContainer(forKey: key)
-            try Self.write(elements, into: &nested) { true }
-        case .decimal, .date, .data, .object: try object.encode(self, forKey: key)
+    /// An object's fields, written as a type writes its own.
+    private struct Fields: Encodable {
+        let fields: [(key: String, value: UnknownValue)]
+
+        func encode(to encoder: any Encoder) throws {
+            var object = encoder.container(keyedBy: ForwardedKey.self)
+            for (key, value) in fields {
+                let key = ForwardedKey(stringValue: key)
+                switch value {
+                case .null: try object.encodeNil(forKey: key)
+                case .bool(let value): try object.encode(value, forKey: key)
+                case .integer(let value): try object.encode(value, forKey: key)
+                case .unsigned(let value): try object.encode(value, forKey: key)
+                case .double(let value): try object.encode(value, forKey: key)
+                case .string(let value): try object.encode(value, forKey: key)
+                case .array(let elements): try object.encode(Elements(elements: elements), forKey: key)
+                case .decimal, .date, .data, .object: try object.encode(value, forKey: key)
+                }
+            }
+        }
+    }
+
+    /// An array in an object written by ``Fields``, whose encoder writes keys as given.
+    private struct Elements: Encodable {
+        let elements: [UnknownValue]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try write(elements, into: &container) { true }
         }
     }
 }
