@@ -10,7 +10,7 @@
 @usableFromInline
 internal final class SharedRootDecoder: Decoder {
     let base: any Decoder
-    private var root: KeyedDecodingContainer<ForwardedKey>?
+    @exclusivity(unchecked) private var root: KeyedDecodingContainer<ForwardedKey>?
     /// What the spec read in this document, hidden from the type where it lists keys: the
     /// default spec's `version` until another spec reads.
     var places = SpecPlace.versionAtRoot

@@ -113,6 +113,7 @@ extension VersionedCodable {
     @usableFromInline
     static func decodeNewer(_ shared: SharedRootDecoder) throws -> Versioned<Self> {
         let read = ReadKeys()
+        read.keys.reserveCapacity(16)
         shared.readKeys = read
         let value = try Self(from: shared)
         let (stored, readable, writable) = shared.newer!
@@ -148,7 +149,8 @@ extension VersionedCodable {
         for path in paths {
             let keys = declarationKeys(besideVersionKey: path.last!)
             guard let object = try? object(at: path.dropLast(), in: shared.sharedRoot()),
-                (try? object.decodeIfPresent(Int.self, forKey: ForwardedKey(path.last!))) == stored,
+                places === SpecPlace.versionAtRootNamingOlderBuilds
+                    || (try? object.decodeIfPresent(Int.self, forKey: ForwardedKey(path.last!))) == stored,
                 let readable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(keys.readable))
             else {
                 continue
