@@ -255,14 +255,17 @@ for index in $(seq 1 "$workers"); do
     start_worker "$index" upgrade
 done
 kills=0
+kill_spacing=$(((notes + 99999) / 100000))
 while true; do
     # A pause, then a random running worker is killed and started again: 0.1 to 0.5 s until the
     # minimum number of kills is reached, which a release build's run of a few seconds allows,
-    # then 1 to 4 s, so that a longer run is hit all along.
+    # then 1 to 4 s for every 100,000 notes, so that a longer run is hit all along, about as many
+    # times as a run of 100,000. A restart counts the notes left in its share, a scan of the
+    # table: at a fixed rate, a larger table would be killed more often and pay more each time.
     if [ "$kills" -lt "$minimum_kills" ]; then
         nap $((1 + RANDOM % 5))
     else
-        nap $((10 + RANDOM % 31))
+        nap $(((10 + RANDOM % 31) * kill_spacing))
     fi
     running=()
     progressed=()
