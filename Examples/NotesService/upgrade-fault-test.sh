@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Upgrades a PostgreSQL table of notes of mixed versions while the notes keep being edited, kills
-# upgrade workers at random moments and restarts them, and checks the table against a ledger.
+# Upgrades a PostgreSQL table of notes of mixed versions while both builds of the service keep
+# editing them, kills upgrade workers at random moments and restarts them, and checks the table
+# against a ledger.
 #
 #   bash Examples/NotesService/upgrade-fault-test.sh
 #
@@ -10,13 +11,23 @@
 # runs the store's tests against it, then:
 #   1. plants notes of versions 1, 2 and 3, damaged notes and notes of a newer build
 #      (`notes-upgrade plant`), keeping a copy of each as planted;
-#   2. starts a new build of the service and edits half the notes through it, and writers that
-#      edit the other half directly in the table, each write recorded in a ledger;
-#   3. runs several upgrade workers, each on its own share of the table, and kills one with
-#      SIGKILL at random moments, restarting it each time, until the workers finish;
+#   2. starts the old build of the service (newest note version 2), then the new one (version 3),
+#      which reads the fleet's setting the old one left: every running build reads version 2.
+#      Half the notes are edited through the service, the old build taking half of those planted
+#      below version 3 (the planted version 3 notes carry version 2 attachments, which it does
+#      not read) and the new build the rest; writers edit the other half directly in the table.
+#      Each write is recorded in a ledger: an old build's is stored as version 2, a new build's
+#      and a direct writer's as version 3;
+#   3. runs several upgrade workers to the target, the newest version every running build reads
+#      (2), each on its own share of the table, and kills one with SIGKILL at random moments,
+#      restarting it each time, until the workers finish. Notes at or above the target are
+#      left as they are;
 #   4. runs the plain pass: the same workers read and write back every note with plain Codable,
 #      through the same store, while the live load goes on;
-#   5. stops the load and checks every note against the planted copy and the ledgers.
+#   5. stops the load and checks every note against the planted copy and the ledgers: each
+#      readable note has the value its migration gives, or the value last written, stored as
+#      the version its last writer writes, the target when nobody wrote it, or as planted when
+#      planted at or above the target; unreadable and newer notes are byte for byte as planted.
 # The last line is the summary:
 #   upgrade: <n> documents, <u> upgraded, <r> unreadable kept, <v> newer kept, <w> live writes,
 #   <x> conflicts retried, <k> worker kills survived, <l> lost, <d> changed, <t> documents/s vs
@@ -24,8 +35,10 @@
 # Everything started here is stopped on exit.
 #
 # Environment: FAULT_NOTES (100000), FAULT_WORKERS (3), FAULT_KILLS (at least this many, 5),
-# FAULT_BATCH (500), FAULT_WRITERS (3 of each kind), FAULT_PG_PORT (25433), FAULT_PORT (the
-# service's, 18281), FAULT_SCRATCH (the build folder,
+# FAULT_BATCH (500), FAULT_WRITERS (3 direct, and 3 through each build), FAULT_TARGET (2; at 3,
+# past what the old build reads, only the new build runs, as after the deploy), FAULT_PG_PORT
+# (25433), FAULT_PORT (the new build's, 18281; the old build's is the next), FAULT_SCRATCH (the
+# build folder,
 # Examples/NotesService/.build, shared with the fleet test), FAULT_SEED (1), FAULT_CONFIGURATION
 # (the build of notes-upgrade: release or debug; release).
 set -euo pipefail
@@ -38,6 +51,8 @@ batch="${FAULT_BATCH:-500}"
 writers="${FAULT_WRITERS:-3}"
 pg_port="${FAULT_PG_PORT:-25433}"
 service_port="${FAULT_PORT:-18281}"
+old_service_port=$((service_port + 1))
+target="${FAULT_TARGET:-2}"
 seed="${FAULT_SEED:-1}"
 configuration="${FAULT_CONFIGURATION:-release}"
 started=$SECONDS
@@ -61,6 +76,7 @@ declare -A worker_pids=()
 writer_pid=""
 edits_pid=""
 service_pid=""
+old_service_pid=""
 # shellcheck source=postgres.sh
 source "$here/postgres.sh"
 
@@ -69,7 +85,7 @@ cleanup() {
     for index in "${!worker_pids[@]}"; do
         kill "${worker_pids[$index]}" 2>/dev/null || true
     done
-    for pid in "$writer_pid" "$edits_pid" "$service_pid"; do
+    for pid in "$writer_pid" "$edits_pid" "$service_pid" "$old_service_pid"; do
         if [ -n "$pid" ]; then
             kill "$pid" 2>/dev/null || true
         fi
@@ -118,31 +134,76 @@ say "planting $notes notes"
 psql_notes -c "VACUUM ANALYZE notes"
 "$bin/notes-upgrade" census | sed -n '1,8p'
 
-# The live load: a new build of the service, edited through HTTP on half the notes (its reads
-# upgrade notes too, as it does in production), and writers editing the other half directly in
-# the table, just ahead of the upgrade workers, to make conflicts. One writer per note, each write
-# recorded once the write is made.
-psql_notes -c "COPY (SELECT id FROM notes_planted WHERE kind = 'readable' ORDER BY id) TO STDOUT" \
-    | awk 'NR % 2 == 0' >"$work/service-ids.txt"
-NOTES_PORT="$service_port" NOTES_SETTING_INTERVAL_MS=200 "$debug_bin/notes-new" >"$work/service.log" 2>&1 &
-service_pid=$!
-# It listens once it has prepared its tables and read the fleet setting.
-listening=no
-for _ in $(seq 1 150); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$service_port") 2>/dev/null; then
-        listening=yes
-        break
-    fi
-    kill -0 "$service_pid" 2>/dev/null || { say "the service exited"; exit 1; }
-    sleep 0.1
-done
-[ "$listening" = yes ] || { say "the service did not listen within 15 s"; exit 1; }
-say "the service (new build) listens on 127.0.0.1:$service_port"
+# The newest note version of the old build: it runs while the target is one it reads.
+old_build_version=2
+with_old_build=no
+[ "$target" -le "$old_build_version" ] && with_old_build=yes
+
+# Starts a build of the service on a port, its pid in the variable named by $3, and waits until
+# it listens.
+start_service() {
+    local build=$1 port=$2 pid listening=no
+    NOTES_PORT="$port" NOTES_SETTING_INTERVAL_MS=200 "$debug_bin/notes-$build" >"$work/service-$build.log" 2>&1 &
+    pid=$!
+    printf -v "$3" '%s' "$pid"
+    # It listens once it has prepared its tables and read the fleet setting.
+    for _ in $(seq 1 150); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            listening=yes
+            break
+        fi
+        kill -0 "$pid" 2>/dev/null || { say "the $build build of the service exited"; exit 1; }
+        sleep 0.1
+    done
+    [ "$listening" = yes ] || { say "the $build build of the service did not listen within 15 s"; exit 1; }
+}
+
+# The service's health line: its build, its newest version, the fleet setting it read and the
+# versions it stores.
+health() {
+    local answer
+    exec 4<>"/dev/tcp/127.0.0.1/$1"
+    printf 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&4
+    answer="$(cat <&4)"
+    exec 4<&-
+    echo "$answer" | grep '^build='
+}
+
+# The live load: both builds of the service, each editing its own notes through HTTP (their reads
+# upgrade notes too, as they do in production), on half the notes, and writers editing the other
+# half directly in the table, just ahead of the upgrade workers, to make conflicts. One writer per
+# note, each write recorded once the write is made. The old build edits half the service's notes
+# planted below version 3 and the new build the rest: the planted version 3 notes carry version 2
+# attachments, which only the new build reads.
+psql_notes -c "COPY (SELECT id, version FROM notes_planted WHERE kind = 'readable' ORDER BY id) TO STDOUT" \
+    | awk 'NR % 2 == 0' >"$work/service-notes.txt"
+: >"$work/old-ids.txt"
+if [ "$with_old_build" = yes ]; then
+    awk -F '\t' -v old="$work/old-ids.txt" -v new="$work/new-ids.txt" \
+        '$2 < 3 && ++below % 2 == 1 { print $1 > old; next } { print $1 > new }' "$work/service-notes.txt"
+    # The old build starts first, as it ran before the deploy: the fleet setting it records,
+    # its newest version, holds the new build to what the old one reads.
+    start_service old "$old_service_port" old_service_pid
+    say "the service's old build listens on 127.0.0.1:$old_service_port: $(health "$old_service_port")"
+else
+    cut -f 1 "$work/service-notes.txt" >"$work/new-ids.txt"
+fi
+start_service new "$service_port" service_pid
+new_health="$(health "$service_port")"
+say "the service's new build listens on 127.0.0.1:$service_port: $new_health"
+if [ "$with_old_build" = yes ] && ! echo "$new_health" | grep -q " readable=$old_build_version "; then
+    say "the new build does not hold to the old build's version $old_build_version while both run"
+    exit 1
+fi
 rm -f "$work/stop"
 "$bin/notes-upgrade" live-writes --stop-file "$work/stop" --writers "$writers" --seed "$((seed + 1))" \
     >"$work/live-writes.log" 2>&1 &
 writer_pid=$!
-"$debug_bin/notes-load" edits --new "http://127.0.0.1:$service_port" --ids "$work/service-ids.txt" \
+service_builds=(--new "http://127.0.0.1:$service_port" --new-ids "$work/new-ids.txt")
+if [ "$with_old_build" = yes ]; then
+    service_builds+=(--old "http://127.0.0.1:$old_service_port" --old-ids "$work/old-ids.txt")
+fi
+"$debug_bin/notes-load" edits "${service_builds[@]}" \
     --ledger "$work/service-ledger.jsonl" --stop-file "$work/stop" --writers "$writers" --seed "$((seed + 2))" \
     >"$work/service-edits.log" 2>&1 &
 edits_pid=$!
@@ -151,7 +212,9 @@ declare -A runs=()
 start_worker() {
     local index=$1 command=$2
     runs[$index]=$((${runs[$index]:-0} + 1))
-    "$bin/notes-upgrade" "$command" --worker "$index/$workers" --batch-size "$batch" --log-lines \
+    local options=()
+    [ "$command" = upgrade ] && options=(--to "$target")
+    "$bin/notes-upgrade" "$command" "${options[@]}" --worker "$index/$workers" --batch-size "$batch" --log-lines \
         >"$work/$command-$index-run-${runs[$index]}.out" 2>"$work/$command-$index-run-${runs[$index]}.log" &
     worker_pids[$index]=$!
 }
@@ -186,20 +249,23 @@ nap() {
     done
 }
 
-say "upgrading with $workers workers while the service and $writers direct writers edit notes; killing workers at random"
+say "upgrading to version $target with $workers workers while the service ($([ "$with_old_build" = yes ] && echo "old and new builds" || echo "new build")) and $writers direct writers edit notes; killing workers at random"
 upgrade_started=$(now)
 for index in $(seq 1 "$workers"); do
     start_worker "$index" upgrade
 done
 kills=0
+kill_spacing=$(((notes + 99999) / 100000))
 while true; do
     # A pause, then a random running worker is killed and started again: 0.1 to 0.5 s until the
     # minimum number of kills is reached, which a release build's run of a few seconds allows,
-    # then 1 to 4 s, so that a longer run is hit all along.
+    # then 1 to 4 s for every 100,000 notes, so that a longer run is hit all along, about as many
+    # times as a run of 100,000. A restart counts the notes left in its share, a scan of the
+    # table: at a fixed rate, a larger table would be killed more often and pay more each time.
     if [ "$kills" -lt "$minimum_kills" ]; then
         nap $((1 + RANDOM % 5))
     else
-        nap $((10 + RANDOM % 31))
+        nap $(((10 + RANDOM % 31) * kill_spacing))
     fi
     running=()
     progressed=()
@@ -249,9 +315,13 @@ edits_status=0
 wait "$edits_pid" || edits_status=$?
 edits_pid=""
 cat "$work/service-edits.log"
-kill -TERM "$service_pid"
-wait "$service_pid" 2>/dev/null || true
+for pid in "$service_pid" "$old_service_pid"; do
+    [ -n "$pid" ] || continue
+    kill -TERM "$pid"
+    wait "$pid" 2>/dev/null || true
+done
 service_pid=""
+old_service_pid=""
 if [ "$edits_status" != 0 ]; then
     say "the service's edits failed"
     exit 1
@@ -269,7 +339,7 @@ fi
 
 say "checking every note against what was planted and written"
 status=0
-"$bin/notes-upgrade" check --ledger "$work/service-ledger.jsonl" >"$work/check.out" 2>"$work/check.log" || status=1
+"$bin/notes-upgrade" check --to "$target" --ledger "$work/service-ledger.jsonl" >"$work/check.out" 2>"$work/check.log" || status=1
 cat "$work/check.log" >&2
 check="$(grep '^check ' "$work/check.out")"
 field() {
@@ -295,6 +365,12 @@ for output in "$work"/upgrade-*-run-*.out; do
     grep -q '^finished ' "$output" || continue
     echo "$(basename "$output" .out): $(grep '^finished ' "$output")"
 done
+say "$(field kept_at_or_above_target) notes planted at or above version $target left as they were; $(field old_build_writes) of the service's writes through the old build"
+# A run in which the old build wrote nothing has not tested a mixed fleet.
+if [ "$with_old_build" = yes ] && [ "$(field old_build_writes)" -eq 0 ]; then
+    say "the old build took no write"
+    status=1
+fi
 lost="$(field lost)"
 changed="$(field changed)"
 [ "$lost" = 0 ] && [ "$changed" = 0 ] || status=1

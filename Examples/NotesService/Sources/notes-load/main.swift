@@ -15,9 +15,11 @@ import VersionedCodable
 //       runs the same load against the versioned and the plain handlers and prints the summary
 //       line.
 //
-//   notes-load edits --new URLS --ids FILE --ledger FILE --stop-file FILE [--writers N]
-//       edits the listed notes through the service until the stop file appears, appending each
-//       write to the ledger file: the live load of the upgrade fault test.
+//   notes-load edits [--old URL --old-ids FILE] [--new URL --new-ids FILE] --ledger FILE
+//                    --stop-file FILE [--writers N]
+//       edits the listed notes through the service until the stop file appears, each build its
+//       own list, with N writers each, appending each write to the ledger file: the live load
+//       of the upgrade fault test.
 //
 // Options: --notes N (120), --requests N per load (4000), --compare N per handler (2000),
 // --concurrency N (12), --seconds S per load (60), --seed N (16).
@@ -33,15 +35,30 @@ func urls(_ name: String, version: Int) -> [Instance] {
 }
 
 if arguments.first == "edits" {
-    guard let idsPath = option("ids"), let ledgerPath = option("ledger"), let stopFile = option("stop-file") else {
-        print("usage: notes-load edits --new URLS --ids FILE --ledger FILE --stop-file FILE [--writers N] [--seed N]")
+    let editsUsage =
+        "usage: notes-load edits [--old URL --old-ids FILE] [--new URL --new-ids FILE] --ledger FILE "
+        + "--stop-file FILE [--writers N] [--seed N]"
+    guard let ledgerPath = option("ledger"), let stopFile = option("stop-file") else {
+        print(editsUsage)
         exit(2)
     }
-    let ids = try String(contentsOfFile: idsPath, encoding: .utf8).split(separator: "\n").map(String.init)
+    var shares: [ServiceEdits.Share] = []
+    for (build, version) in [("old", 2), ("new", 3)] {
+        guard let url = option(build) else { continue }
+        guard let idsPath = option(build + "-ids") else {
+            print(editsUsage)
+            exit(2)
+        }
+        let ids = try String(contentsOfFile: idsPath, encoding: .utf8).split(separator: "\n").map(String.init)
+        shares.append(ServiceEdits.Share(instance: Instance(url: url, newestVersion: version), ids: ids))
+    }
+    guard !shares.isEmpty else {
+        print(editsUsage)
+        exit(2)
+    }
     let fleet = Fleet(connectionsPerInstance: 4)
     let edits = try await ServiceEdits(fleet: fleet).run(
-        instances: urls("new", version: 3),
-        ids: ids,
+        shares: shares,
         ledger: URL(fileURLWithPath: ledgerPath),
         stopFile: stopFile,
         writers: number("writers", 2),
@@ -57,7 +74,10 @@ if arguments.first == "edits" {
 }
 guard let phase = arguments.first, ["mixed", "upgraded"].contains(phase), let ledgerPath = option("ledger") else {
     print("usage: notes-load mixed|upgraded --old URLS --new URLS --ledger FILE [options]")
-    print("       notes-load edits --new URLS --ids FILE --ledger FILE --stop-file FILE [--writers N] [--seed N]")
+    print(
+        "       notes-load edits [--old URL --old-ids FILE] [--new URL --new-ids FILE] --ledger FILE "
+            + "--stop-file FILE [--writers N] [--seed N]"
+    )
     exit(2)
 }
 let ledgerURL = URL(fileURLWithPath: ledgerPath)

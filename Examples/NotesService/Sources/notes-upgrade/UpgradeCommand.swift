@@ -15,10 +15,14 @@ enum UpgradeCommand {
             // Each share keeps its own position.
             checkpointName: share == .all ? "upgrade" : "upgrade-share-\(share.index + 1)-of-\(share.count)"
         )
+        let target = try arguments.int("--to", default: Note.version)!
+        // A note written for builds of an older API version carries its attachments as that
+        // version had them, since those builds read no newer attachment: the API version's
+        // encoder lists both.
         let upgrade = try DocumentUpgrade(
             Note.self,
-            to: try arguments.int("--to", default: Note.version),
-            coder: JSONDocumentCoder(),
+            to: target,
+            coder: JSONDocumentCoder(encoder: NotesAPI.encoders[target] ?? JSONEncoder()),
             settings: settings
         )
         let output = ProgressOutput(logLines: arguments.has("--log-lines"))

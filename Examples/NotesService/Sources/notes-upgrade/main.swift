@@ -13,7 +13,7 @@ let usage = """
            notes-upgrade plain-pass [--batch-size N] [--worker I/N] [--log-lines]
            notes-upgrade plant --notes N [--seed S]
            notes-upgrade live-writes --stop-file PATH [--writers N] [--seed S]
-           notes-upgrade check [--to VERSION]
+           notes-upgrade check [--to VERSION] [--ledger FILE]
       census       count the notes by stored version, and those this build cannot read or that are newer;
                    with --retire-below N, exit with status 3 unless no note is stored below version N
       upgrade      write every note below the target version (the current one by default) at it, in batches
@@ -23,7 +23,8 @@ let usage = """
       plant        fill an empty table with notes of every version, damaged notes and notes of a newer build,
                    and keep a copy of each as planted
       live-writes  edit notes as the service does, recording each write, until the stop file appears
-      check        compare the table with what was planted and written, and print the counts
+      check        compare the table with what was planted and written (the service's edits: --ledger), and
+                   print the counts
     """
 
 var logger = Logger(label: "notes-upgrade")
