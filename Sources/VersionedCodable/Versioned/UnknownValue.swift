@@ -99,7 +99,7 @@ enum UnknownValue: Codable, Sendable {
                 continue
             }
             let element = try array.decode(UnknownValue.self)
-            if asWritten == nil, case .object = element {
+            if asWritten == nil, case .object = element, array.count ?? 0 >= minimumRecords {
                 asWritten = keysAsWritten()
                 last = asWritten! ? [:] : nil
             }
@@ -108,15 +108,40 @@ enum UnknownValue: Codable, Sendable {
         return elements
     }
 
-    /// Whether a decoder or an encoder shows a keyed container's keys as written: JSON's without
-    /// a key strategy (`strategy` names its option).
+    /// Whether a decoder or an encoder shows a keyed container's keys as written: JSON's own,
+    /// without a key strategy (`strategy` names its option).
     ///
     /// A coder applies its key strategy to every keyed container, and the Codable API says
-    /// nothing of the strategy, so JSON's coders' options are read by reflection. A coder whose
-    /// options say otherwise, or are not found there, is taken to change keys.
+    /// nothing of the strategy, so JSON's coders' options are read by reflection, which costs
+    /// about 100,000 instructions: it is asked only of JSON's own coders, and only for an array
+    /// of ``minimumRecords`` elements or more. A coder whose options say otherwise, or are not
+    /// found there, is taken to change keys.
     static func showsKeysAsWritten(_ coder: Any, strategy: String) -> Bool {
-        Mirror(reflecting: coder).descendant("options", strategy).map { "\($0)" } == "useDefaultKeys"
+        jsonCoderTypes.contains(ObjectIdentifier(type(of: coder)))
+            && Mirror(reflecting: coder).descendant("options", strategy).map { "\($0)" } == "useDefaultKeys"
     }
+
+    /// The fewest elements for which an array's records are read and written by kinds.
+    static let minimumRecords = 8
+
+    /// The types of JSONDecoder's and JSONEncoder's own coders, found once by coding with them.
+    private static let jsonCoderTypes: Set<ObjectIdentifier> = {
+        final class CoderType: Codable {
+            var type: ObjectIdentifier?
+            init() {}
+            init(from decoder: any Decoder) { type = ObjectIdentifier(Swift.type(of: decoder)) }
+            func encode(to encoder: any Encoder) throws {
+                type = ObjectIdentifier(Swift.type(of: encoder))
+                var container = encoder.singleValueContainer()
+                try container.encodeNil()
+            }
+        }
+        let encoded = CoderType()
+        let data = try? JSONEncoder().encode(encoded)
+        return Set(
+            [encoded.type, data.flatMap { try? JSONDecoder().decode(CoderType.self, from: $0).type }].compactMap { $0 }
+        )
+    }()
 
     /// The value at `key`, tried first as the kind of `last`.
     private static func read(
@@ -266,7 +291,7 @@ enum UnknownValue: Codable, Sendable {
         into container: inout any UnkeyedEncodingContainer,
         keysAsWritten: () -> Bool
     ) throws {
-        lazy var asWritten = keysAsWritten()
+        lazy var asWritten = elements.count >= minimumRecords && keysAsWritten()
         for element in elements {
             if case .object(let fields) = element, asWritten {
                 try container.encode(Fields(fields: fields))
