@@ -150,6 +150,37 @@ struct KeptRecordsTests {
         #expect(together == records.joined(separator: ","))
     }
 
+    @Test(
+        "Records whose fields change kind come back as they were in property lists",
+        arguments: [PropertyListSerialization.PropertyListFormat.binary, .xml]
+    )
+    func recordsInPropertyLists(format: PropertyListSerialization.PropertyListFormat) throws {
+        // Property lists have no null; every other kind changes from one record to the next.
+        let records: [Any] = [
+            ["a": "text", "b": 1, "c": true, "d": [1, 2], "e": ["x": 1], "g": 0.5],
+            ["a": 2, "b": "two", "c": [true], "d": ["y": [Int]()], "e": Date(timeIntervalSinceReferenceDate: 9)],
+            17, "plain", [1, [2]], [String: Int](),
+            [
+                "a": Data([1, 2]), "b": ["z": "deep"], "c": 3.25, "d": "d", "e": [["q": 1], ["q": "one"]], "g": 100_000,
+            ],
+            ["a": [Int](), "b": [["k": 1], ["k": 2.5]], "c": [String: Int](), "d": false, "e": "e"],
+            ["a": "text", "b": 1, "c": true, "d": [1, 2], "e": ["x": 1], "g": 0.5],
+            ["h": "new", "a": 3],
+        ]
+        let document: [String: Any] = [
+            "version": 3, "versionReadableFrom": 2, "versionWritableFrom": 2, "name": "n", "done": false,
+            "zz": records,
+        ]
+        let data = try PropertyListSerialization.data(fromPropertyList: document, format: format, options: 0)
+        var read = try PropertyListDecoder().decode(Versioned<ChoreV2>.self, from: data)
+        read.wrappedValue.done = true
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = format
+        let back = try VersionPlacementTests.object(try encoder.encode(read))
+        #expect((back["zz"] as? NSArray) == (records as NSArray))
+        #expect(back["done"] as? Bool == true)
+    }
+
     /// A record with the kinds property lists add.
     struct Entry: Codable, Equatable {
         var at: Date

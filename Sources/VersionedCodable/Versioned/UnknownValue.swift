@@ -75,7 +75,7 @@ enum UnknownValue: Codable, Sendable {
     /// of one kind only, so the order of the tries changes nothing that is kept. Such an object is
     /// read through a keyed container, whose keys a decoder shows through its key strategy, so
     /// this is done only where `keysAsWritten` says they are shown as written: then the decoder is
-    /// JSONDecoder's, which leaves an element that is not an object where it was.
+    /// JSON's or a property list's, which leave an element that is not an object where it was.
     static func elements(
         of array: inout any UnkeyedDecodingContainer,
         keysAsWritten: () -> Bool
@@ -108,8 +108,9 @@ enum UnknownValue: Codable, Sendable {
         return elements
     }
 
-    /// Whether a decoder or an encoder shows a keyed container's keys as written: JSON's own,
-    /// without a key strategy (`strategy` names its option).
+    /// Whether a decoder or an encoder shows a keyed container's keys as written: the property
+    /// lists' own coders, which have no key strategy, and JSON's own without one (`strategy`
+    /// names its option).
     ///
     /// A coder applies its key strategy to every keyed container, and the Codable API says
     /// nothing of the strategy, so JSON's coders' options are read by reflection, which costs
@@ -117,15 +118,18 @@ enum UnknownValue: Codable, Sendable {
     /// of ``minimumRecords`` elements or more. A coder whose options say otherwise, or are not
     /// found there, is taken to change keys.
     static func showsKeysAsWritten(_ coder: Any, strategy: String) -> Bool {
-        jsonCoderTypes.contains(ObjectIdentifier(type(of: coder)))
-            && Mirror(reflecting: coder).descendant("options", strategy).map { "\($0)" } == "useDefaultKeys"
+        let type = ObjectIdentifier(Swift.type(of: coder))
+        return coderTypes.propertyList.contains(type)
+            || coderTypes.json.contains(type)
+                && Mirror(reflecting: coder).descendant("options", strategy).map { "\($0)" } == "useDefaultKeys"
     }
 
     /// The fewest elements for which an array's records are read and written by kinds.
     static let minimumRecords = 8
 
-    /// The types of JSONDecoder's and JSONEncoder's own coders, found once by coding with them.
-    private static let jsonCoderTypes: Set<ObjectIdentifier> = {
+    /// The types of JSON's and the property lists' own decoders and encoders, found once by
+    /// coding with them.
+    private static let coderTypes: (json: Set<ObjectIdentifier>, propertyList: Set<ObjectIdentifier>) = {
         final class CoderType: Codable {
             var type: ObjectIdentifier?
             init() {}
@@ -133,13 +137,28 @@ enum UnknownValue: Codable, Sendable {
             func encode(to encoder: any Encoder) throws {
                 type = ObjectIdentifier(Swift.type(of: encoder))
                 var container = encoder.singleValueContainer()
-                try container.encodeNil()
+                try container.encode(0)
             }
         }
-        let encoded = CoderType()
-        let data = try? JSONEncoder().encode(encoded)
-        return Set(
-            [encoded.type, data.flatMap { try? JSONDecoder().decode(CoderType.self, from: $0).type }].compactMap { $0 }
+        // Each in an array, as kept values are below the root, and property lists have no other
+        // values at their root.
+        func types(_ encode: ([CoderType]) throws -> Data, _ decode: (Data) throws -> [CoderType]) -> [ObjectIdentifier]
+        {
+            let encoded = CoderType()
+            let decoded = (try? encode([encoded])).flatMap { try? decode($0) }
+            return [encoded.type, decoded?.first?.type].compactMap { $0 }
+        }
+        let binary = PropertyListEncoder()
+        binary.outputFormat = .binary
+        let xml = PropertyListEncoder()
+        xml.outputFormat = .xml
+        let plist = PropertyListDecoder()
+        return (
+            Set(types({ try JSONEncoder().encode($0) }, { try JSONDecoder().decode([CoderType].self, from: $0) })),
+            Set(
+                types({ try binary.encode($0) }, { try plist.decode([CoderType].self, from: $0) })
+                    + types({ try xml.encode($0) }, { try plist.decode([CoderType].self, from: $0) })
+            )
         )
     }()
 
