@@ -84,7 +84,7 @@ enum UnknownValue: Codable, Sendable {
         elements.reserveCapacity(array.count ?? 0)
         // The last value of each field of the objects, once one has shown that keys read as written.
         var last: [String: UnknownValue]?
-        var asWritten: Bool?
+        var keysChecked = false
         while !array.isAtEnd {
             if last != nil, let object = try? array.nestedContainer(keyedBy: ForwardedKey.self) {
                 elements.append(
@@ -99,9 +99,9 @@ enum UnknownValue: Codable, Sendable {
                 continue
             }
             let element = try array.decode(UnknownValue.self)
-            if asWritten == nil, case .object = element, array.count ?? 0 >= minimumRecords {
-                asWritten = keysAsWritten()
-                last = asWritten! ? [:] : nil
+            if !keysChecked, case .object = element, array.count ?? 0 >= minimumRecords {
+                keysChecked = true
+                last = keysAsWritten() ? [:] : nil
             }
             elements.append(element)
         }
