@@ -199,8 +199,14 @@ enum UnknownValue: Codable, Sendable {
         at decoder: any Decoder
     ) throws -> UnknownValue {
         guard let decimal = try? single.decode(Decimal.self) else {
-            // A property list's number, or a JSON number beyond `Decimal`'s exponents.
-            if double.rounded() == double, double.magnitude < 0x1p63, let whole = try? single.decode(Int64.self) {
+            // JSONDecoder gives a `Decimal` of every number but those beyond its exponents, whose
+            // digits a `Double` may not hold.
+            if coderTypes.json.contains(ObjectIdentifier(type(of: decoder))) {
+                throw cannotKeep(decoder.codingPath, because: "its exponent is beyond what a Decimal holds")
+            }
+            if double.rounded() == double, double >= -0x1p63, double < 0x1p63,
+                let whole = try? single.decode(Int64.self)
+            {
                 return .integer(whole)
             }
             if double.rounded() == double, double >= 0x1p63, let whole = try? single.decode(UInt64.self) {
@@ -222,7 +228,8 @@ enum UnknownValue: Codable, Sendable {
             if double.magnitude < 0x1p53 {
                 return .integer(Int64(double))
             }
-            if double.magnitude < 0x1p63, let whole = try? single.decode(Int64.self), Decimal(whole) == decimal {
+            if double >= -0x1p63, double < 0x1p63, let whole = try? single.decode(Int64.self), Decimal(whole) == decimal
+            {
                 return .integer(whole)
             }
             if double >= 0x1p63, let whole = try? single.decode(UInt64.self), Decimal(whole) == decimal {
