@@ -145,6 +145,107 @@ struct NestedVersionedStackDepthTests {
         }
     }
 
+    /// The type of an old build, which keeps the fields of a newer document that it does not know.
+    struct Shelf: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var name: String
+    }
+
+    /// A value of any depth, made of objects and arrays with a number in the innermost one.
+    indirect enum Nest: Codable, Equatable, Sendable {
+        case leaf(Int)
+        case array([Nest])
+        case object([String: Nest])
+
+        init(from decoder: any Decoder) throws {
+            let single = try decoder.singleValueContainer()
+            if let value = try? single.decode(Int.self) {
+                self = .leaf(value)
+            } else if let elements = try? single.decode([Nest].self) {
+                self = .array(elements)
+            } else {
+                self = .object(try single.decode([String: Nest].self))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var single = encoder.singleValueContainer()
+            switch self {
+            case .leaf(let value): try single.encode(value)
+            case .array(let elements): try single.encode(elements)
+            case .object(let fields): try single.encode(fields)
+            }
+        }
+    }
+
+    /// A version-2 shelf as a newer build writes it, with a field that a build of version 1 keeps.
+    struct NewerShelf: Codable, Equatable {
+        var version = 2
+        var versionReadableFrom = 1
+        var versionWritableFrom = 1
+        var name = "books"
+        var deep: Nest
+    }
+
+    static func write(_ value: some Encodable, as format: String) throws -> Data {
+        if format == "json" {
+            return try JSONEncoder().encode(value)
+        }
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = format == "xml" ? .xml : .binary
+        return try encoder.encode(value)
+    }
+
+    static func read<Value: Decodable>(_ type: Value.Type, _ data: Data, as format: String) throws -> Value {
+        format == "json"
+            ? try JSONDecoder().decode(type, from: data) : try PropertyListDecoder().decode(type, from: data)
+    }
+
+    @Test("Kept objects and arrays nested to the limit are read and written back on a 512 KB stack, in every format")
+    func keptValuesAtTheLimitFitASmallStack() async {
+        await #expect(processExitsWith: .success) {
+            // The outermost value is at `deep`, one key from the root, and the innermost one at
+            // the limit, holding a number.
+            var objects = Nest.leaf(1)
+            var arrays = Nest.leaf(1)
+            for _ in 0..<maximumVersionedPartDepth {
+                objects = .object(["a": objects])
+                arrays = .array([arrays])
+            }
+            for deep in [objects, arrays] {
+                for format in ["json", "xml", "binary"] {
+                    guard let document = try? NestedVersionedStackDepthTests.write(NewerShelf(deep: deep), as: format)
+                    else {
+                        exit(3)
+                    }
+                    // Read and written back on the small stack; compared on the main thread's.
+                    nonisolated(unsafe) var written: Data?
+                    NestedVersionedStackDepthTests.onSmallStack {
+                        guard
+                            var read = try? NestedVersionedStackDepthTests.read(
+                                Versioned<Shelf>.self,
+                                document,
+                                as: format
+                            )
+                        else {
+                            return
+                        }
+                        read.wrappedValue.name = "records"
+                        written = try? NestedVersionedStackDepthTests.write(read, as: format)
+                    }
+                    guard let written,
+                        (try? Self.read(NewerShelf.self, written, as: format))
+                            == NewerShelf(name: "records", deep: deep)
+                    else {
+                        exit(1)
+                    }
+                }
+            }
+            exit(0)
+        }
+    }
+
     @Test("A part one level past the limit throws an error that says the document nests too deep, and where")
     func pastTheLimitThrows() throws {
         let depth = Self.deepest + 1

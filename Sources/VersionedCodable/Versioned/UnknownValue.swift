@@ -25,46 +25,64 @@ enum UnknownValue: Codable, Sendable {
         // failure costs it a thrown error, so the kinds are tried from the most common leaves (a
         // string, a number, a bool), whose reading costs most when it misses; an array's or an
         // object's values pay for its misses. A property list's date or data comes last.
+        //
+        // This frame is on the stack once for every level of a nested value, so what it does not
+        // need on the way down is done in functions of their own: a debug build keeps a slot for
+        // every local of a function.
         let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let value = try? single.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? single.decode(Double.self) {
-            self = try Self.number(value, in: single, at: decoder)
-        } else if let value = try? single.decode(Bool.self) {
-            self = .bool(value)
-        } else {
-            // A value nested without limit would cost the coder time for every level and the
-            // stack a frame, so kept values nest no deeper than versioned parts may.
-            let codingPath = decoder.codingPath
-            if codingPath.count > maximumVersionedPartDepth {
-                throw Self.cannotKeep(
-                    codingPath,
-                    because: "it nests more than \(maximumVersionedPartDepth) keys and indexes deep in the document"
-                )
-            }
-            if var array = try? decoder.unkeyedContainer() {
-                self = .array(
-                    try Self.elements(of: &array) { Self.showsKeysAsWritten(decoder, strategy: "keyDecodingStrategy") }
-                )
-                return
-            }
-            do {
-                // Read as a `[String: …]`, whose keys the coders leave as they are under a key
-                // strategy, and written back the same way.
-                self = .object(Array(try single.decode([String: UnknownValue].self)))
-            } catch let error as DecodingError where Self.isAboutItself(error, depth: codingPath.count) {
-                // Not an object; an error from a value inside one is thrown as it is.
-                if let value = try? single.decode(Date.self) {
-                    self = .date(value)
-                } else if let value = try? single.decode(Data.self) {
-                    self = .data(value)
-                } else {
-                    throw Self.cannotKeep(codingPath, because: "no Swift number or other kind of value holds it")
-                }
-            }
+        if let value = try Self.leafOrArray(single, at: decoder) {
+            self = value
+            return
         }
+        do {
+            // Read as a `[String: …]`, whose keys the coders leave as they are under a key
+            // strategy, and written back the same way.
+            self = .object(Array(try single.decode([String: UnknownValue].self)))
+        } catch let error where Self.isAboutItself(error, depth: decoder.codingPath.count) {
+            // Not an object; an error from a value inside one is thrown as it is.
+            self = try Self.dateOrData(single, at: decoder)
+        }
+    }
+
+    /// A string, number, bool, `null` or array, if the value is one.
+    private static func leafOrArray(_ single: any SingleValueDecodingContainer, at decoder: any Decoder) throws -> Self?
+    {
+        if single.decodeNil() {
+            return .null
+        }
+        if let value = try? single.decode(String.self) {
+            return .string(value)
+        }
+        if let value = try? single.decode(Double.self) {
+            return try number(value, in: single, at: decoder)
+        }
+        if let value = try? single.decode(Bool.self) {
+            return .bool(value)
+        }
+        // A value nested without limit would cost the coder time for every level and the stack
+        // a frame, so kept arrays and objects nest no deeper than versioned parts may.
+        let codingPath = decoder.codingPath
+        if codingPath.count > maximumVersionedPartDepth {
+            throw cannotKeep(
+                codingPath,
+                because: "it nests more than \(maximumVersionedPartDepth) keys and indexes deep in the document"
+            )
+        }
+        guard var array = try? decoder.unkeyedContainer() else {
+            return nil
+        }
+        return .array(try elements(of: &array) { showsKeysAsWritten(decoder, strategy: "keyDecodingStrategy") })
+    }
+
+    /// A property list's date or data.
+    private static func dateOrData(_ single: any SingleValueDecodingContainer, at decoder: any Decoder) throws -> Self {
+        if let value = try? single.decode(Date.self) {
+            return .date(value)
+        }
+        if let value = try? single.decode(Data.self) {
+            return .data(value)
+        }
+        throw cannotKeep(decoder.codingPath, because: "no Swift number or other kind of value holds it")
     }
 
     /// The elements of `array`.
@@ -184,7 +202,7 @@ enum UnknownValue: Codable, Sendable {
             // read again all that it holds, at every level.
             do {
                 return .object(Array(try object.decode([String: UnknownValue].self, forKey: key)))
-            } catch let error as DecodingError where isAboutItself(error, depth: object.codingPath.count + 1) {}
+            } catch let error where isAboutItself(error, depth: object.codingPath.count + 1) {}
         default: break
         }
         return try object.decode(UnknownValue.self, forKey: key)
@@ -260,12 +278,11 @@ enum UnknownValue: Codable, Sendable {
 
     /// Whether `error` is about the value at `depth` itself, such as a coder's word that it is not
     /// of the kind asked for, rather than about a value inside it.
-    private static func isAboutItself(_ error: DecodingError, depth: Int) -> Bool {
-        switch error {
+    private static func isAboutItself(_ error: any Error, depth: Int) -> Bool {
+        switch error as? DecodingError {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
             context.codingPath.count == depth
-        case .keyNotFound: false
-        @unknown default: false
+        default: false
         }
     }
 
@@ -285,13 +302,28 @@ enum UnknownValue: Codable, Sendable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        if case .array(let elements) = self {
-            var container = encoder.unkeyedContainer()
-            return try Self.write(elements, into: &container) {
-                Self.showsKeysAsWritten(encoder, strategy: "keyEncodingStrategy")
-            }
+        // As in reading, this frame is on the stack once for every level of a nested value, so
+        // each kind is written in a function of its own.
+        switch self {
+        case .array(let elements):
+            try Self.write(elements, to: encoder) { Self.showsKeysAsWritten(encoder, strategy: "keyEncodingStrategy") }
+        case .object(let fields):
+            try Self.write(fields, to: encoder)
+        default:
+            try encodeLeaf(to: encoder)
         }
-        // Each kind through the container's own method for it, the coder's fast path.
+    }
+
+    /// Writes an object's fields as a `[String: …]`, whose keys the coders write as they are
+    /// under a key strategy.
+    private static func write(_ fields: [(key: String, value: UnknownValue)], to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(Dictionary(uniqueKeysWithValues: fields))
+    }
+
+    /// Writes a value that holds no other, through the container's own method for its kind,
+    /// the coder's fast path.
+    private func encodeLeaf(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -303,20 +335,15 @@ enum UnknownValue: Codable, Sendable {
         case .string(let value): try container.encode(value)
         case .date(let value): try container.encode(value)
         case .data(let value): try container.encode(value)
-        case .array: break
-        // A `[String: …]`, whose keys the coders write as they are under a key strategy.
-        case .object(let fields): try container.encode(Dictionary(uniqueKeysWithValues: fields))
+        case .array, .object: break
         }
     }
 
     /// Writes `elements`: the objects among them as a type writes its fields, where
     /// `keysAsWritten` says the encoder writes keys as given, which spares a dictionary and an
     /// encoder for every field.
-    private static func write(
-        _ elements: [UnknownValue],
-        into container: inout any UnkeyedEncodingContainer,
-        keysAsWritten: () -> Bool
-    ) throws {
+    private static func write(_ elements: [UnknownValue], to encoder: any Encoder, keysAsWritten: () -> Bool) throws {
+        var container = encoder.unkeyedContainer()
         lazy var asWritten = elements.count >= minimumRecords && keysAsWritten()
         for element in elements {
             if case .object(let fields) = element, asWritten {
@@ -354,8 +381,7 @@ enum UnknownValue: Codable, Sendable {
         let elements: [UnknownValue]
 
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.unkeyedContainer()
-            try write(elements, into: &container) { true }
+            try write(elements, to: encoder) { true }
         }
     }
 }
