@@ -251,7 +251,7 @@ struct DictionaryAtVersionPlaceTests {
     )
     func rootDictionaryWithVersionEntry(format: String) throws {
         let encode = try #require(VersionPlacementTests.formats.first { $0.name == format }).encode
-        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+        #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
             try VersionPlacementTests.Tally(counts: ["version": 5, "dark": 1]).encodeTransparently(using: encode)
         }
         let kept = VersionPlacementTests.Tally(counts: ["dark": 1, "versions": 2])

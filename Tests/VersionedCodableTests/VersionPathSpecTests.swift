@@ -361,7 +361,7 @@ struct VersionPathSpecTests {
             #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
                 try ClashNested(_metadata: .init(version: "mine", editor: "e")).encodeTransparently(using: encode)
             }
-            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
                 try ClashThroughStringDictionary(_metadata: ["version": "nine"]).encodeTransparently(using: encode)
             }
         }

@@ -24,7 +24,7 @@ struct WritingRulesTests {
 
     @Test("A dictionary whose own encoding the type calls has an entry under the version's key refused")
     func dictionaryEncodingCalledByTheType() throws {
-        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+        #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
             try JSONEncoder().encode(versioned: Forwarding(entries: ["version": 1, "a": 5]))
         }
         // `Level.version` is written under its integer's name, "0", which the spec does not use.
@@ -294,7 +294,7 @@ struct WritingRulesTests {
         )
         #expect(read == undeclared)
         for key in ["versionReadableFrom", "versionWritableFrom"] {
-            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: key)) {
                 try JSONEncoder().encode(versioned: OldAndNewBuildsTests.CountsV2(counts: [key: 42]))
             }
         }

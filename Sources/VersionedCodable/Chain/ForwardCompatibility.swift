@@ -52,6 +52,5 @@ struct NewerDocument: Sendable {
 /// The keys beside the version that hold the oldest versions that may read and write the
 /// document.
 func declarationKeys(besideVersionKey key: String) -> (readable: String, writable: String) {
-    // The default spec's keys are literals, which a decode of a newer document need not allocate.
-    key == "version" ? ("versionReadableFrom", "versionWritableFrom") : (key + "ReadableFrom", key + "WritableFrom")
+    VersionKeyAtRootVersionPathSpec.declarationKeys(besideVersionKey: key)
 }

@@ -6,10 +6,12 @@ extension VersionChain {
     /// newest type the way a versioned decode reads a document, and must give the type's version.
     func versionNotReadBack() -> VersionChainProblem? {
         for type in types {
-            switch readBack(type, as: newest) {
-            case .failure(let error): return .unsupportedSpec(type.versionSpecType, reason: error.description)
-            case .success(let read) where read != type.version: return .versionNotReadBack(type, readAs: read)
-            case .success: continue
+            let (problem, read) = readBack(type, as: newest)
+            if let problem {
+                return problem
+            }
+            if read != type.version {
+                return .versionNotReadBack(type, readAs: read)
             }
         }
         return nil
@@ -23,15 +25,17 @@ extension VersionChain {
 private func readBack<Written: VersionedCodable, Newest: VersionedCodable>(
     _ written: Written.Type,
     as newest: Newest.Type
-) -> Result<Int?, SpecRecordingError> {
-    let recorded: SpecPlace
+) -> (problem: VersionChainProblem?, read: Int?) {
+    let recorded: SpecWritten
     do {
         recorded = try SpecRecorder.record(Written.VersionSpec(withVersion: Written.version), userInfo: [:])
+    } catch VersionedDecodingError.invalidVersionChain(let problem) {
+        return (problem, nil)
     } catch {
-        return (error as? SpecRecordingError).map { .failure($0) } ?? .success(nil)
+        return (nil, nil)
     }
-    guard let header = try? JSONEncoder().encode(WrittenSpec(place: recorded)) else {
-        return .success(nil)
+    guard let header = try? JSONEncoder().encode(recorded) else {
+        return (nil, nil)
     }
-    return .success((try? JSONDecoder().storedVersion(of: Newest.self, from: header)) ?? nil)
+    return (nil, (try? JSONDecoder().storedVersion(of: Newest.self, from: header)) ?? nil)
 }

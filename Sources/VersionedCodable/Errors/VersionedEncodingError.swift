@@ -51,6 +51,13 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     /// which would lose the fields this build keeps without knowing them.
     case cannotWriteNewerDocument(storedVersion: Int, writableFrom: Int)
 
+    /// The type writes a dictionary (or another container whose keys come from data) with an
+    /// entry under `key`, where its ``VersionPathSpec`` writes: the entry would be lost.
+    ///
+    /// A mirror of the version is a property the type declares, never a dictionary entry. Only
+    /// an entry whose key is the spec's key, as given, is refused; see <doc:VersionPaths>.
+    case dictionaryEntryClash(key: String)
+
     /// Two errors are equal when they are the same case with the same types and versions;
     /// contexts are compared by coding path and debug description.
     public static func == (lhs: VersionedEncodingError, rhs: VersionedEncodingError) -> Bool {
@@ -70,6 +77,8 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
             return a == b && c1.types.elementsEqual(c2.types, by: ==)
         case (.cannotWriteNewerDocument(let a, let w1), .cannotWriteNewerDocument(let b, let w2)):
             return a == b && w1 == w2
+        case (.dictionaryEntryClash(let a), .dictionaryEntryClash(let b)):
+            return a == b
         default:
             return false
         }
@@ -103,6 +112,9 @@ extension VersionedEncodingError: Hashable {
             hasher.combine(6)
             hasher.combine(ObjectIdentifier(type))
             hasher.combine(version)
+        case .dictionaryEntryClash(let key):
+            hasher.combine(7)
+            hasher.combine(key)
         case .cannotWriteNewerDocument(let version, let writableFrom):
             hasher.combine(5)
             hasher.combine(version)
@@ -136,6 +148,9 @@ extension VersionedEncodingError: CustomStringConvertible {
             return "The value cannot be written as \(type)\(location): \(context.debugDescription)"
         case .versionNotInChain(let version, let chain):
             return "Version \(describeVersion(version)) is not in the chain \(chain)."
+        case .dictionaryEntryClash(let key):
+            return "The type writes a dictionary entry under \"\(key)\", where its VersionPathSpec writes; the entry "
+                + "would be lost. A mirror of the version is a property the type declares, never a dictionary entry."
         case .cannotWriteNewerDocument(let version, let writableFrom):
             return "The value was read from a document of version \(version), newer than this build, which "
                 + "builds from version \(writableFrom) on may write back, as version \(version) and nothing else: "

@@ -4,17 +4,15 @@
 /// unchanged, and inside a document it becomes the `underlyingError` of a `DecodingError`
 /// whose description names the step (see ``VersionedCodable/locatingFailure(_:of:)``).
 @usableFromInline
-internal struct MigrationStepFailure: Error, @unchecked Sendable {
-    // `@unchecked`: the metatypes and the error are only read, and the value only travels up
-    // the call stack of one decode.
-    let from: any VersionedCodable.Type
-    let to: any VersionedCodable.Type
+internal struct MigrationStepFailure: Error {
+    /// `from PoemV1 (version 1) to Poem (version 2)`.
+    let step: String
     let error: any Error
 
     @usableFromInline
     init(from: any VersionedCodable.Type, to: any VersionedCodable.Type, error: any Error) {
-        self.from = from
-        self.to = to
+        step =
+            "from \(from) (version \(describeVersion(from.version))) to \(to) (version \(describeVersion(to.version)))"
         self.error = error
     }
 }

@@ -1,186 +1,356 @@
 import Foundation
 
-// Reading an object where the spec writes (the root, or `_metadata` under a
-// `_metadata.version` spec). One rule: what the spec wrote there is the library's, so a type
-// that lists the object's keys, or reads the object as a dictionary, does not see it; and an
-// optional object that holds nothing but what the spec wrote is `nil`.
+// Reading an object where a spec reads (the root, or `_metadata` under a `_metadata.version`
+// spec), for the spec itself or for the type. While the spec reads (`place` is `nil`), every key
+// it reads is noted, and every object it reads is followed, so that what it read is known. While
+// the type reads, what the spec read there is the library's: a type that lists the object's
+// keys, or reads it as a dictionary, does not see it, and an optional object that holds nothing
+// but what the spec wrote is `nil`. Which of these happens to a value is ``Route``'s to say.
 
-/// A decoder for an object below the root where the spec writes.
+/// A decoder for an object below the root where a spec reads.
 struct PlaceDecoder: Decoder {
     let base: any Decoder
-    let places: SpecPlace
+    /// What the spec read here, while the type reads; `nil` while the spec reads.
+    let place: KeysRead?
+    /// Where the keys read here are noted: the spec's, while it reads.
+    let notes: KeysRead?
 
     var codingPath: [any CodingKey] { base.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(PlaceDecodingContainer(base: try base.container(keyedBy: type), places: places))
+        let object = try base.container(keyedBy: ForwardedKey.self)
+        return KeyedDecodingContainer(PlaceKeyedDecodingContainer<Key>(base: object, place: place, notes: notes))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        PlaceSingleValueDecodingContainer(base: try base.singleValueContainer(), decoder: base, places: places)
+        let single = try base.singleValueContainer()
+        return PlaceSingleValueDecodingContainer(
+            base: single,
+            decoder: place == nil ? self : base,
+            place: place,
+            notes: notes
+        )
     }
 }
 
-/// A single-value container at an object where the spec writes (a type that forwards its
-/// decoding to another): what is read through it stands at that object, and is read as a
-/// value at that object is, by ``PlaceDecoder``; the coder's specially coded values (dates,
-/// data, URLs, decimals) by the real container.
+/// A single-value container at an object where a spec reads (a type that forwards its decoding
+/// to another): what is read through it stands at that object.
 struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
     let base: any SingleValueDecodingContainer
-    /// The real decoder at the object, for a dictionary that Swift's own decoding reads.
+    /// The decoder a value forwarded here reads from: the noting decoder while the spec reads,
+    /// the real one while the type reads.
     let decoder: any Decoder
-    let places: SpecPlace
-    /// Where the keys a type reads are noted, for a document newer than this build: a
-    /// dictionary read here reads them all.
-    var readKeys: ReadKeys? = nil
+    let place: KeysRead?
+    let notes: KeysRead?
 
     var codingPath: [any CodingKey] { base.codingPath }
 
     func decodeNil() -> Bool { base.decodeNil() }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if isCodedSpecially(T.self) || isSingleValue(T.self) {
+        switch (Route(T.self, hasPlace: { true }), place) {
+        case (.pass, _), (.dictionary, nil):
             return try base.decode(type)
+        case (.follow, nil):
+            // The spec forwards its decoding to a struct at the same place.
+            return try T(from: decoder)
+        case (_, let place?):
+            return try decodeObject(type, place, from: decoder, notes: notes)
         }
-        return try decodeObject(type, places, from: decoder, readKeys: readKeys)
     }
 }
 
-/// A keyed container at an object where the spec writes.
-struct PlaceDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let base: KeyedDecodingContainer<Key>
-    let places: SpecPlace
+/// A keyed container at an object where a spec reads, over the object opened with the library's
+/// key type: at the root, the one container that the spec and the type share.
+///
+/// Errors that pass through it are given the type's own key back in place of the library's, so
+/// that a `DecodingError` reads as it would without versioning. The standard library's box
+/// copies the container for every field a type reads, so it holds few references.
+struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let base: KeyedDecodingContainer<ForwardedKey>
+    /// What the spec read here, while the type reads; `nil` while the spec reads.
+    let place: KeysRead?
+    /// Where the keys read here are noted: the spec's while it reads, the type's at the root of
+    /// a document newer than this build.
+    let notes: KeysRead?
 
     var codingPath: [any CodingKey] { base.codingPath }
-    var allKeys: [Key] { base.allKeys.filter { !places.owns($0.stringValue) } }
 
-    func contains(_ key: Key) -> Bool { base.contains(key) }
-    func decodeNil(forKey key: Key) throws -> Bool { try base.decodeNil(forKey: key) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard !isSingleValue(T.self), let below = places.child(key.stringValue) else {
-            return try base.decode(type, forKey: key)
+    var allKeys: [Key] {
+        // Listing keys is not reading them.
+        base.allKeys.compactMap { key in
+            if let place, place.owns(key.stringValue) {
+                return nil
+            }
+            return key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)
         }
-        return try decodeAtPlace(type, below, from: base, forKey: key)
+    }
+
+    func contains(_ key: Key) -> Bool {
+        base.contains(ForwardedKey(key))
+    }
+
+    /// What `body` reads at `key`, noted, with the type's own key put back in an error.
+    @inline(__always)
+    private func read<T>(
+        _ key: Key,
+        _ body: (KeyedDecodingContainer<ForwardedKey>, ForwardedKey) throws -> T
+    ) throws -> T {
+        notes?.note(key.stringValue)
+        do {
+            return try body(base, ForwardedKey(key))
+        } catch let error as DecodingError {
+            if place == nil {
+                noteIfMissing(key, error)
+            }
+            throw error.restoring(key, atDepth: base.codingPath.count)
+        }
+    }
+
+    /// Notes that the spec asked for a key that is missing or `null`: a document without it has
+    /// no version.
+    @inline(never)
+    private func noteIfMissing(_ key: Key, _ error: DecodingError) {
+        let forwarded = ForwardedKey(key)
+        switch error {
+        case .keyNotFound where !base.contains(forwarded): notes?.metMissingKey = true
+        case .valueNotFound where (try? base.decodeNil(forKey: forwarded)) == true: notes?.metMissingKey = true
+        default: break
+        }
+    }
+
+    // Every overload is forwarded by hand, each to the real container's overload of the same
+    // type, rather than all through the generic `decode(_:forKey:)`: the real container's typed
+    // overloads are its fast paths (no generic dispatch, no boxing of the value), and a generic
+    // fallback would cost every field of every versioned decode.
+    func decodeNil(forKey key: Key) throws -> Bool { try read(key) { try $0.decodeNil(forKey: $1) } }
+    func decode(_ t: Bool.Type, forKey key: Key) throws -> Bool { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: String.Type, forKey key: Key) throws -> String { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Double.Type, forKey key: Key) throws -> Double { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Float.Type, forKey key: Key) throws -> Float { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int.Type, forKey key: Key) throws -> Int { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int8.Type, forKey key: Key) throws -> Int8 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int16.Type, forKey key: Key) throws -> Int16 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int32.Type, forKey key: Key) throws -> Int32 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int64.Type, forKey key: Key) throws -> Int64 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt.Type, forKey key: Key) throws -> UInt { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt8.Type, forKey key: Key) throws -> UInt8 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt16.Type, forKey key: Key) throws -> UInt16 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        // Nested values (versioned parts among them) recurse through this frame, so the common
+        // case reads the real container itself, and a place below is decided out of line.
+        if let place, !place.hasObjects {
+            notes?.note(key.stringValue)
+            do {
+                return try base.decode(type, forKey: ForwardedKey(key))
+            } catch let error as DecodingError {
+                throw error.restoring(key, atDepth: base.codingPath.count)
+            }
+        }
+        return try decodeRouted(type, forKey: key)
+    }
+
+    @inline(never)
+    private func decodeRouted<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        guard let place else {
+            // The spec follows every object it reads, so that its keys there are noted.
+            let forwarded = ForwardedKey(key)
+            let present = { base.contains(forwarded) && (try? base.decodeNil(forKey: forwarded)) == false }
+            guard case .follow = Route(T.self, hasPlace: present), let notes else {
+                return try read(key) { try $0.decode(type, forKey: $1) }
+            }
+            let decoder = try read(key) { try $0.superDecoder(forKey: $1) }
+            return try T(from: PlaceDecoder(base: decoder, place: nil, notes: notes.object(at: key.stringValue)))
+        }
+        guard let below = place.child(key.stringValue), !Route(T.self, hasPlace: { true }).isPass else {
+            return try read(key) { try $0.decode(type, forKey: $1) }
+        }
+        return try read(key) { try decodeAtPlace(type, below, from: $0, forKey: $1) }
+    }
+
+    // The real container's own `decodeIfPresent` is forwarded rather than the protocol's
+    // default, because a decoder may treat a missing key and `null` in its own way.
+    func decodeIfPresent(_ t: Bool.Type, forKey k: Key) throws -> Bool? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: String.Type, forKey k: Key) throws -> String? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Double.Type, forKey k: Key) throws -> Double? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Float.Type, forKey k: Key) throws -> Float? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Int.Type, forKey k: Key) throws -> Int? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Int8.Type, forKey k: Key) throws -> Int8? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Int16.Type, forKey k: Key) throws -> Int16? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Int32.Type, forKey k: Key) throws -> Int32? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Int64.Type, forKey k: Key) throws -> Int64? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: UInt.Type, forKey k: Key) throws -> UInt? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: UInt8.Type, forKey k: Key) throws -> UInt8? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: UInt16.Type, forKey k: Key) throws -> UInt16? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: UInt32.Type, forKey k: Key) throws -> UInt32? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: UInt64.Type, forKey k: Key) throws -> UInt64? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let below = places.child(key.stringValue) else {
-            return try base.decodeIfPresent(type, forKey: key)
+        // As in `decode`, the common case reads the real container itself.
+        if let place, !place.hasObjects {
+            notes?.note(key.stringValue)
+            do {
+                return try base.decodeIfPresent(type, forKey: ForwardedKey(key))
+            } catch let error as DecodingError {
+                throw error.restoring(key, atDepth: base.codingPath.count)
+            }
         }
-        return try decodeIfPresentAtPlace(type, below, from: base, forKey: key)
+        return try decodeIfPresentRouted(type, forKey: key)
     }
+
+    @inline(never)
+    private func decodeIfPresentRouted<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let place else {
+            // While the spec reads, a missing key or `null` is no value, and anything else is
+            // read as `decode` reads it, objects followed.
+            guard base.contains(ForwardedKey(key)), try !read(key, { try $0.decodeNil(forKey: $1) }) else {
+                return nil
+            }
+            return try decodeRouted(type, forKey: key)
+        }
+        guard let below = place.child(key.stringValue), !Route(T.self, hasPlace: { true }).isPass else {
+            return try read(key) { try $0.decodeIfPresent(type, forKey: $1) }
+        }
+        return try read(key) { try decodeIfPresentAtPlace(type, below, from: $0, forKey: $1) }
+    }
+
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type,
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let nested = try base.nestedContainer(keyedBy: type, forKey: key)
-        guard let below = places.child(key.stringValue) else {
-            return nested
+        // A type that opens the spec's object by hand and lists its keys does not see the spec's.
+        let nested: PlaceKeyedDecodingContainer<NestedKey>
+        if let place {
+            guard let below = place.child(key.stringValue) else {
+                return try read(key) { try $0.nestedContainer(keyedBy: type, forKey: $1) }
+            }
+            let object = try read(key) { try $0.nestedContainer(keyedBy: ForwardedKey.self, forKey: $1) }
+            nested = PlaceKeyedDecodingContainer<NestedKey>(base: object, place: below, notes: nil)
+        } else {
+            let object = try read(key) { try $0.nestedContainer(keyedBy: ForwardedKey.self, forKey: $1) }
+            nested = PlaceKeyedDecodingContainer<NestedKey>(
+                base: object,
+                place: nil,
+                notes: notes?.object(at: key.stringValue)
+            )
         }
-        return KeyedDecodingContainer(PlaceDecodingContainer<NestedKey>(base: nested, places: below))
+        return KeyedDecodingContainer(nested)
     }
+
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try base.nestedUnkeyedContainer(forKey: key)
+        try read(key) { try $0.nestedUnkeyedContainer(forKey: $1) }
     }
-    func superDecoder() throws -> any Decoder { try base.superDecoder() }
+
+    func superDecoder() throws -> any Decoder {
+        // Foundation's coders read a key-less super decoder under "super".
+        placed(try base.superDecoder(), at: "super")
+    }
+
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        let decoder = try base.superDecoder(forKey: key)
-        guard let below = places.child(key.stringValue) else {
-            return decoder
+        placed(try read(key) { try $0.superDecoder(forKey: $1) }, at: key.stringValue)
+    }
+
+    /// `decoder`, standing at `key`, through the place below it if there is one.
+    private func placed(_ decoder: any Decoder, at key: String) -> any Decoder {
+        guard let place else {
+            return PlaceDecoder(base: decoder, place: nil, notes: notes?.object(at: key))
         }
-        return PlaceDecoder(base: decoder, places: below)
+        notes?.note(key)
+        return place.child(key).map { PlaceDecoder(base: decoder, place: $0, notes: nil) } ?? decoder
     }
 }
 
-/// Decodes a `T` at `key`, an object where the spec writes: a dictionary without what the
-/// spec wrote, the coder's specially coded values as they are, and anything else through a
-/// ``PlaceDecoder``, so that a type that lists the object's keys does not see the spec's.
+/// Decodes a `T` at `key`, an object where the spec reads: a missing key or `null` is the
+/// container's to answer, as in a plain decode, and an optional object that holds nothing but
+/// what the spec wrote is `nil`.
 func decodeAtPlace<T: Decodable, Key: CodingKey>(
     _ type: T.Type,
-    _ places: SpecPlace,
+    _ place: KeysRead,
     from container: KeyedDecodingContainer<Key>,
     forKey key: Key
 ) throws -> T {
-    // A missing key or `null` is the container's to answer, as in a plain decode: a super
-    // decoder would read either as an empty value.
-    if try isCodedSpecially(T.self) || !container.contains(key) || container.decodeNil(forKey: key) {
+    guard container.contains(key), try !container.decodeNil(forKey: key) else {
         return try container.decode(type, forKey: key)
     }
-    return try decodeObject(type, places, from: container.superDecoder(forKey: key))
-}
-
-/// Decodes a `T` from `decoder`, which stands at an object where the spec writes: a dictionary
-/// without what the spec wrote, anything else through a ``PlaceDecoder``. For a document newer
-/// than this build, what was read is noted in `readKeys` once it is read: a type may try one
-/// form and fall back to another.
-private func decodeObject<T: Decodable>(
-    _ type: T.Type,
-    _ places: SpecPlace,
-    from decoder: any Decoder,
-    readKeys: ReadKeys? = nil
-) throws -> T {
-    if let dictionary = T.self as? any DictionaryAtPlace.Type {
-        let value = try dictionary.decode(from: decoder, leavingOut: places) as! T
-        readKeys?.all = true
-        return value
+    if let none = nilValue(of: T.self), try holdsOnlySpec(place, container, key) {
+        return none
     }
-    let value = try T(from: PlaceDecoder(base: decoder, places: places))
-    readKeys?.forwarded = true
-    return value
+    return try decodeObject(type, place, from: container.superDecoder(forKey: key))
 }
 
-/// ``decodeAtPlace(_:_:from:forKey:)`` for an optional property: a missing key or `null` is
-/// `nil`, and so is an object that holds nothing but what the spec wrote
-/// (`{"_metadata": {"version": 2}}` is what the spec wrote for a type whose `_metadata` was `nil`).
+/// ``decodeAtPlace(_:_:from:forKey:)`` for `decodeIfPresent`.
 func decodeIfPresentAtPlace<T: Decodable, Key: CodingKey>(
     _ type: T.Type,
-    _ places: SpecPlace,
+    _ place: KeysRead,
     from container: KeyedDecodingContainer<Key>,
     forKey key: Key
 ) throws -> T? {
-    guard container.contains(key), try !container.decodeNil(forKey: key) else {
+    guard container.contains(key), try !container.decodeNil(forKey: key), try !holdsOnlySpec(place, container, key)
+    else {
         return nil
     }
-    if let object = try? container.nestedContainer(keyedBy: PathKey.self, forKey: key),
-        places.ownsAll(object.allKeys.map(\.stringValue))
-    {
-        return nil
-    }
-    return try decodeAtPlace(type, places, from: container, forKey: key)
+    return try decodeObject(type, place, from: container.superDecoder(forKey: key))
 }
 
-/// A dictionary read where the spec writes: decoded without the keys the spec owns there.
-protocol DictionaryAtPlace {
-    static func decode(from decoder: any Decoder, leavingOut places: SpecPlace) throws -> Self
+/// Whether the object at `key` holds only single values the spec read: what the spec wrote for
+/// a type whose object there was `nil` (`{"_metadata": {"version": 2}}`).
+private func holdsOnlySpec<Key: CodingKey>(
+    _ place: KeysRead,
+    _ container: KeyedDecodingContainer<Key>,
+    _ key: Key
+) throws -> Bool {
+    guard let object = try? container.nestedContainer(keyedBy: ForwardedKey.self, forKey: key) else {
+        return false
+    }
+    return place.ownsAll(object.allKeys.map(\.stringValue))
 }
 
-extension Dictionary: DictionaryAtPlace where Key: Decodable, Value: Decodable {
-    static func decode(from decoder: any Decoder, leavingOut places: SpecPlace) throws -> Self {
-        guard Key.self == String.self else {
-            // Swift's own decoding makes the keys (integers, `CodingKeyRepresentable` values) of
-            // a keyed container that leaves out the spec's keys.
-            return try Self(from: PlaceDecoder(base: decoder, places: places))
-        }
-        // Keys that are strings are read as the coder reads a `[String: …]`, as they are, with no
-        // key strategy: as they were written (see `DictionaryAtPlaceWriting`).
-        let entries = try decoder.singleValueContainer().decode([String: DecodedEntry<Value>].self)
-        var dictionary: [String: Value] = [:]
-        for (key, entry) in entries where !places.owns(key) {
-            dictionary[key] = try entry.result.get()
-        }
-        return dictionary as! Self
+/// Decodes a `T` from `decoder`, which stands at an object where the spec reads: a dictionary
+/// without what the spec read, anything else through a ``PlaceDecoder``. At the root of a
+/// document newer than this build, what was read is noted in `notes` once it is read.
+private func decodeObject<T: Decodable>(
+    _ type: T.Type,
+    _ place: KeysRead,
+    from decoder: any Decoder,
+    notes: KeysRead? = nil
+) throws -> T {
+    if let dictionary = T.self as? any DictionaryAtPlace.Type {
+        let value = try dictionary.decode(from: decoder, leavingOut: place) as! T
+        notes?.readAll = true
+        return value
     }
-}
-
-/// One entry of such a dictionary: its value, or the error decoding it threw, thrown only if
-/// the entry is kept (the version's entry is not a value of the dictionary's type).
-private struct DecodedEntry<Value: Decodable>: Decodable {
-    let result: Result<Value, any Error>
-
-    init(from decoder: any Decoder) throws {
-        // Through a single-value container, so that the coder applies its strategies for dates,
-        // data and the like, as it would to the dictionary's own values.
-        result = Result { try decoder.singleValueContainer().decode(Value.self) }
-    }
+    let value = try T(from: PlaceDecoder(base: decoder, place: place, notes: nil))
+    notes?.forwarded = true
+    return value
 }

@@ -86,19 +86,12 @@ extension VersionedCodable {
         let storedVersion = try readStoredVersion(from: shared, chain: chain)
         shared.storedVersion = storedVersion
         shared.versionWasRead = true
-        if chain.mayNameOlderBuilds(version: storedVersion) {
-            if shared.places === SpecPlace.versionAtRoot {
-                shared.places = .versionAtRootNamingOlderBuilds
-            } else {
-                shared.places.addOlderBuildsKeys()
-            }
-        }
         if chain.problem != nil || !chain.contains(version: storedVersion) {
             // A newer document is read only where this type's own spec keeps the version: it
             // is written back there.
             if readingNewer, chain.problem == nil, let stored = storedVersion, let newest = version,
                 stored > newest, shared.foundByOwnSpec,
-                let declared = try readDeclaration(from: shared),
+                let declared = try readDeclaration(in: shared.sharedRoot(), shared.place, stored: stored),
                 declared.readableFrom <= newest
             {
                 shared.newer = (stored, declared.readableFrom, declared.writableFrom)
@@ -112,9 +105,8 @@ extension VersionedCodable {
     /// says older builds may read: the fields at its root that this type does not read are kept.
     @usableFromInline
     static func decodeNewer(_ shared: SharedRootDecoder) throws -> Versioned<Self> {
-        let read = ReadKeys()
-        read.keys.reserveCapacity(16)
-        shared.readKeys = read
+        let read = KeysRead()
+        shared.typeKeys = read
         let value = try Self(from: shared)
         let (stored, readable, writable) = shared.newer!
         if read.forwarded {
@@ -123,8 +115,8 @@ extension VersionedCodable {
         }
         var unknown: [(key: String, value: UnknownValue)] = []
         let root = try shared.sharedRoot()
-        for key in root.allKeys where !read.all && !read.keys.contains(key.stringValue) {
-            if !shared.places.owns(key.stringValue) {
+        for key in root.allKeys where !read.readAll && !read.owns(key.stringValue) {
+            if !shared.place.owns(key.stringValue) {
                 unknown.append((key.stringValue, try root.decode(UnknownValue.self, forKey: key)))
             }
         }
@@ -138,43 +130,40 @@ extension VersionedCodable {
     }
 
     /// The oldest versions that the document says may read and write it, if it says: beside
-    /// the value the spec read that holds the version.
+    /// a value the spec read that holds the version, in `object`, the object where `keys` were
+    /// read.
     private static func readDeclaration(
-        from shared: SharedRootDecoder
+        in object: KeyedDecodingContainer<ForwardedKey>,
+        _ keys: KeysRead,
+        stored: Int
     ) throws -> (readableFrom: Int, writableFrom: Int)? {
-        let stored = shared.storedVersion!
-        let places = shared.places
-        let paths =
-            places === SpecPlace.versionAtRootNamingOlderBuilds ? rootVersionPaths : places.valuePaths(integers: false)
-        for path in paths {
-            let keys = declarationKeys(besideVersionKey: path.last!)
-            guard let object = try? object(at: path.dropLast(), in: shared.sharedRoot()),
-                places === SpecPlace.versionAtRootNamingOlderBuilds
-                    || (try? object.decodeIfPresent(Int.self, forKey: ForwardedKey(path.last!))) == stored,
-                let readable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(keys.readable))
+        for key in keys.keys {
+            let forwarded = ForwardedKey(stringValue: key)
+            if let child = keys.child(key) {
+                guard object.contains(forwarded), try !object.decodeNil(forKey: forwarded),
+                    let found = try readDeclaration(
+                        in: object.nestedContainer(keyedBy: ForwardedKey.self, forKey: forwarded),
+                        child,
+                        stored: stored
+                    )
+                else {
+                    continue
+                }
+                return found
+            }
+            let declaration = declarationKeys(besideVersionKey: key)
+            guard (try? object.decodeIfPresent(Int.self, forKey: forwarded)) == stored,
+                let readable = try object.decodeIfPresent(
+                    Int.self,
+                    forKey: ForwardedKey(stringValue: declaration.readable)
+                )
             else {
                 continue
             }
-            let writable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(keys.writable))
+            let writable = try object.decodeIfPresent(Int.self, forKey: ForwardedKey(stringValue: declaration.writable))
             return (readable, writable ?? stored)
         }
         return nil
-    }
-
-    /// The object at `path` below `root`, or `nil` when a key on the way is missing or `null`.
-    private static func object(
-        at path: some Collection<String>,
-        in root: KeyedDecodingContainer<ForwardedKey>
-    ) throws -> KeyedDecodingContainer<ForwardedKey>? {
-        var container = root
-        for key in path {
-            let key = ForwardedKey(stringValue: key)
-            guard container.contains(key), try !container.decodeNil(forKey: key) else {
-                return nil
-            }
-            container = try container.nestedContainer(keyedBy: ForwardedKey.self, forKey: key)
-        }
-        return container
     }
 
     /// Reads the version as the specs of the chain read it from this document, and gives
@@ -186,31 +175,39 @@ extension VersionedCodable {
     /// reads a version decides. When none does, what `Self`'s spec read stands: no version, or
     /// its error.
     static func readStoredVersion(from shared: SharedRootDecoder, chain: VersionChain) throws -> Int? {
+        let (version, keys) = try readVersion(from: shared, chain: chain)
+        // In a document that may name the older builds that may read it, the keys that name them
+        // are the spec's too.
+        let namingOlderBuilds = chain.mayNameOlderBuilds(version: version)
+        shared.place =
+            keys.map { namingOlderBuilds ? $0.addingOlderBuildsKeys() : $0 }
+            ?? (namingOlderBuilds
+                ? VersionKeyAtRootVersionPathSpec.keysReadNamingOlderBuilds : VersionKeyAtRootVersionPathSpec.keysRead)
+        return version
+    }
+
+    /// The version and the keys the spec read, or `nil` for the default spec's.
+    private static func readVersion(from shared: SharedRootDecoder, chain: VersionChain) throws -> (Int?, KeysRead?) {
         if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self, chain.specs.count == 1 {
             // Exactly what the default spec's synthesized `init(from:)` reads, at the place the
             // shared root has from the start.
-            return try shared.sharedRoot().decodeIfPresent(Int.self, forKey: rootVersionKey)
+            return (try shared.sharedRoot().decodeIfPresent(Int.self, forKey: VersionKeyAtRootVersionPathSpec.key), nil)
         }
         // A numbered version, whose spec has the parts a key path may pass through.
         let template = version ?? chain.versions.lazy.compactMap { $0 }.first ?? 0
         guard chain.specs.count > 1 else {
-            let (version, place) = try VersionSpec.readVersion(from: shared, template: template)
-            shared.places = place
-            return version
+            return try VersionSpec.readVersion(from: shared, template: template)
         }
-        var own: Result<(Int?, SpecPlace), any Error>?
+        var own: Result<(Int?, KeysRead?), any Error>?
         for spec in chain.specs {
-            let read = Result { try spec.readVersion(from: shared, template: template) }
-            if case .success((let version?, let place)) = read {
-                shared.places = place
+            let read = Result<(Int?, KeysRead?), any Error> { try spec.readVersion(from: shared, template: template) }
+            if case .success((let version?, let keys)) = read {
                 shared.foundByOwnSpec = spec == VersionSpec.self
-                return version
+                return (version, keys)
             }
             own = own ?? read
         }
-        let (version, place) = try own!.get()
-        shared.places = place
-        return version
+        return try own!.get()
     }
 
     /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates
@@ -261,10 +258,7 @@ extension VersionedCodable {
         case let error as VersionedDecodingError where step == nil:
             description = "\(Self.self) at \(place) (\(found)) cannot be read: \(error)"
         default:
-            let stepText = step.map {
-                " at the step from \($0.from) (version \(describeVersion($0.from.version))) to \($0.to) "
-                    + "(version \(describeVersion($0.to.version)))"
-            }
+            let stepText = step.map { " at the step \($0.step)" }
             description =
                 "\(Self.self) at \(place) has \(found), and migrating it to version "
                 + "\(describeVersion(version)) failed\(stepText ?? ""): \(error)"
@@ -279,14 +273,6 @@ extension VersionedCodable {
 let tooDeepDescription =
     "The document nests a versioned part more than \(maximumVersionedPartDepth) keys and indexes deep, "
     + "deeper than VersionedCodable reads or writes one."
-
-/// The default spec's key. The shared root's keys print as synthesized keys do, so an error
-/// about the version reads the same whether or not the spec itself is decoded.
-@usableFromInline
-internal let rootVersionKey = ForwardedKey(stringValue: "version")
-
-/// The default spec's one path to the version, made once.
-private let rootVersionPaths = [["version"]]
 
 /// `items[3].note`, as a person would write the place of a value in a document.
 func describePath(_ path: [any CodingKey]) -> String {

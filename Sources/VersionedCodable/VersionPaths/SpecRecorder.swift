@@ -1,82 +1,88 @@
-import Foundation
-
-/// Records what a ``VersionPathSpec`` writes for one encode: keyed objects are followed, and
-/// everything else is kept as the value it is, so that the real coder writes it later, merged
-/// into what the type writes, with its own strategies.
+/// Records what a ``VersionPathSpec`` writes for one encode into a ``SpecWritten``: keyed
+/// objects are followed, and everything else is kept as the value it is, so that the real coder
+/// writes it later, merged into what the type writes, with its own strategies.
 ///
-/// The spec's encoding runs once per encode, with the encoder's `userInfo`, so what is merged
-/// is exactly what the spec writes this time, whatever it depends on.
-struct SpecRecorder: Encoder {
-    /// What the spec wrote that cannot be merged into a type's object: a single value or an
-    /// array at its root, or an array written piece by piece.
-    final class Problems {
-        var found: String?
-    }
-
+/// The spec's encoding runs once per encode, with the encoder's `userInfo`, so what is merged is
+/// exactly what the spec writes this time, whatever it depends on. It is also its own
+/// single-value container: a value written there is followed at the same place.
+struct SpecRecorder: Encoder, SingleValueEncodingContainer {
     /// How deep a spec may nest objects: as deep as JSON's reader reads. A spec that goes deeper
     /// is refused rather than followed, so that it cannot make the library recurse without end.
     static let maximumDepth = 512
 
-    let slot: SpecPlace
-    let problems: Problems
+    let node: SpecWritten
+    /// Where a problem is noted.
+    let root: SpecWritten
     let userInfo: [CodingUserInfoKey: Any]
     var codingPath: [any CodingKey] { [] }
 
     /// Records what `spec` writes at the root of a document.
-    static func record(_ spec: some Encodable, userInfo: [CodingUserInfoKey: Any]) throws -> SpecPlace {
-        let root = SpecPlace(path: [])
-        let problems = Problems()
-        try spec.encode(to: SpecRecorder(slot: root, problems: problems, userInfo: userInfo))
-        if let found = problems.found {
-            throw SpecRecordingError(description: found)
+    ///
+    /// - Throws: ``VersionedDecodingError/invalidVersionChain(_:)`` when what it writes cannot
+    ///   be merged into a document, and whatever the spec's encoding throws.
+    static func record(_ spec: some VersionPathSpec, userInfo: [CodingUserInfoKey: Any]) throws -> SpecWritten {
+        let root = SpecWritten(path: [])
+        do {
+            try spec.encode(to: SpecRecorder(node: root, root: root, userInfo: userInfo))
+        } catch  where root.problem != nil {
+            // Stopped where it nests too deep: the problem is the error.
+        }
+        if let problem = root.problem {
+            throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(type(of: spec), reason: problem))
         }
         return root
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        slot.opened = true
-        return KeyedEncodingContainer(RecordingContainer<Key>(object: slot, recorder: self))
+        node.opened = true
+        return KeyedEncodingContainer(RecordingContainer<Key>(recorder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if slot.path.isEmpty {
-            problems.found = "writes an array at the root of the document"
+        if node.path.isEmpty {
+            root.problem = "writes an array at the root of the document"
         }
         return DiscardingContainer()
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleValueRecorder(recorder: self)
-    }
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
-    /// What `value` writes at one place: an object, followed, or the value itself.
-    func entry<T: Encodable>(for value: T, at key: String) throws -> SpecPlace.Entry {
-        if isCodedSpecially(T.self) || isSingleValue(T.self) {
+    /// What `value` writes at `key`: an object, followed, or the value itself.
+    func entry<T: Encodable>(for value: T, at key: String) throws -> SpecWritten.Entry {
+        if Route(T.self, hasPlace: { true }).isPass {
             return .value(value)
         }
-        let object = SpecPlace(path: slot.path + [key])
-        try value.encode(to: SpecRecorder(slot: object, problems: problems, userInfo: userInfo))
+        let object = SpecWritten(path: node.path + [key])
+        try value.encode(to: SpecRecorder(node: object, root: root, userInfo: userInfo))
         return object.opened ? .object(object) : .value(value)
     }
-}
 
-/// Why a spec's encoding cannot be merged into a document.
-struct SpecRecordingError: Error, CustomStringConvertible {
-    let description: String
+    func encodeNil() throws { try encode(Int?.none) }
+
+    /// A value that is not a single value itself (a struct the spec forwards its encoding to)
+    /// is followed at the same place; a single value there is recorded as the place's whole
+    /// value by the container above, and cannot stand at the root.
+    func encode<T: Encodable>(_ value: T) throws {
+        if !Route(T.self, hasPlace: { true }).isPass, !(value is any NilRepresentable) {
+            return try value.encode(to: self)
+        }
+        if node.path.isEmpty {
+            root.problem = "writes a single value at the root of the document"
+        }
+    }
 }
 
 private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let object: SpecPlace
     let recorder: SpecRecorder
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil(forKey key: Key) throws { object.set(key.stringValue, .value(Int?.none)) }
+    mutating func encodeNil(forKey key: Key) throws { recorder.node.set(key.stringValue, .value(Int?.none)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if object.path.count >= SpecRecorder.maximumDepth {
-            throw SpecRecordingError(description: "nests objects more than \(SpecRecorder.maximumDepth) deep")
+        if recorder.node.path.count >= SpecRecorder.maximumDepth {
+            recorder.root.problem = "nests objects more than \(SpecRecorder.maximumDepth) deep"
+            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: recorder.root.problem!))
         }
-        let recorder = SpecRecorder(slot: object, problems: recorder.problems, userInfo: recorder.userInfo)
-        object.set(key.stringValue, try recorder.entry(for: value, at: key.stringValue))
+        recorder.node.set(key.stringValue, try recorder.entry(for: value, at: key.stringValue))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -87,8 +93,7 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        recorder.problems.found =
-            "writes an array with nestedUnkeyedContainer(forKey:); write it with encode(_:forKey:)"
+        recorder.root.problem = "writes an array with nestedUnkeyedContainer(forKey:); write it with encode(_:forKey:)"
         return DiscardingContainer()
     }
 
@@ -97,25 +102,7 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func superEncoder(forKey key: Key) -> any Encoder { subrecorder(key.stringValue) }
 
     private func subrecorder(_ key: String) -> SpecRecorder {
-        SpecRecorder(slot: object.object(at: key), problems: recorder.problems, userInfo: recorder.userInfo)
-    }
-}
-
-/// A spec's single-value container: a value that is not a single value itself (a struct the
-/// spec forwards its encoding to) is followed at the same place; a single value there is
-/// recorded as the place's whole value.
-private struct SingleValueRecorder: SingleValueEncodingContainer {
-    let recorder: SpecRecorder
-    var codingPath: [any CodingKey] { [] }
-
-    mutating func encodeNil() throws { try encode(Int?.none) }
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        if !isCodedSpecially(T.self), !isSingleValue(T.self), !(value is any NilRepresentable) {
-            return try value.encode(to: recorder)
-        }
-        if recorder.slot.path.isEmpty {
-            recorder.problems.found = "writes a single value at the root of the document"
-        }
+        SpecRecorder(node: recorder.node.object(at: key), root: recorder.root, userInfo: recorder.userInfo)
     }
 }
 
@@ -129,10 +116,11 @@ private struct DiscardingContainer: UnkeyedEncodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
-        SpecRecorder(slot: SpecPlace(path: ["-"]), problems: .init(), userInfo: [:]).container(keyedBy: keyType)
+        superEncoder().container(keyedBy: keyType)
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
     mutating func superEncoder() -> any Encoder {
-        SpecRecorder(slot: SpecPlace(path: ["-"]), problems: .init(), userInfo: [:])
+        let discarded = SpecWritten(path: ["-"])
+        return SpecRecorder(node: discarded, root: discarded, userInfo: [:])
     }
 }

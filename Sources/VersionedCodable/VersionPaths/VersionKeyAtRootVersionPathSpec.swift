@@ -16,3 +16,30 @@ public struct VersionKeyAtRootVersionPathSpec: VersionPathSpec, Sendable {
         self.version = version
     }
 }
+
+// The default spec's answers, known without asking it: it reads and writes one integer under
+// `version` at the root. Each gives what asking the spec gives (see `DefaultSpecShortcutTests`).
+// The places are `nonisolated(unsafe)`: made once, and never changed after, so tasks may share
+// them.
+extension VersionKeyAtRootVersionPathSpec {
+    /// The key it reads and writes.
+    @usableFromInline
+    static let key = ForwardedKey(stringValue: "version")
+
+    /// What it reads in any document.
+    nonisolated(unsafe) static let keysRead = KeysRead([key.stringValue])
+
+    /// What it reads in a document that may name the older builds that may read it.
+    nonisolated(unsafe) static let keysReadNamingOlderBuilds = keysRead.addingOlderBuildsKeys()
+
+    /// What it writes for the version being written.
+    nonisolated(unsafe) static let written = SpecWritten(path: [], [(key.stringValue, .version)])
+
+    /// The keys beside a version's key that hold the oldest versions that may read and write the
+    /// document: for this spec's key, literals, which a decode of a newer document need not
+    /// allocate.
+    static func declarationKeys(besideVersionKey key: String) -> (readable: String, writable: String) {
+        key == self.key.stringValue
+            ? ("versionReadableFrom", "versionWritableFrom") : (key + "ReadableFrom", key + "WritableFrom")
+    }
+}

@@ -1,14 +1,11 @@
-import Foundation
-
 /// Writes a versioned value with its spec merged in: the encoder the value writes its root
-/// into.
+/// into, and the state of that one encode.
 ///
 /// Only the objects where the spec writes are watched (the root, and `_metadata` under a
 /// `_metadata.version` spec); everything else goes straight to the real encoder. At each
-/// watched object, a key the spec owns is checked as the type writes it: an integer (or
-/// nothing) where the version goes mirrors the version and gives way to it, anything else
-/// there would be lost and is refused. When the type is done with an object, the spec's part of
-/// it is written into the same encoder or container the type used, after the type's keys.
+/// watched object, a key the spec writes is checked as the type writes it (see
+/// ``PlaceEncodingContainer``). When the type is done with an object, the spec's part of it is
+/// written into the same encoder or container the type used, after the type's keys.
 final class SpecWriter: Encoder {
     /// What the type wrote that the spec's part cannot be merged with.
     enum Finding {
@@ -20,18 +17,11 @@ final class SpecWriter: Encoder {
         case notAnObject(path: [String])
     }
 
-    /// Thrown where a finding is noted, to stop the type's encoding there.
-    struct Refused: Error {}
-
     let base: any Encoder
-    /// What the spec writes in this encode, as it wrote it; for the default spec, which writes
-    /// only ``version`` at the root, a shared place that stands for it.
-    let root: SpecPlace
-    /// Whether the spec is the default one, whose one value is the version at the root.
-    let isDefault: Bool
+    /// What the spec writes in this encode.
+    let spec: SpecWritten
     let version: Int?
-    /// The versioned type being written, whose chain gives the probe of the version's place
-    /// its other version.
+    /// The versioned type being written, whose spec is asked where the version is.
     let valueType: any VersionedCodable.Type
     /// The oldest versions that may read and write the document, written beside the version
     /// when they are older than it.
@@ -43,19 +33,15 @@ final class SpecWriter: Encoder {
     /// apart, so that the common encode allocates no list.
     private var rootIsWritten = false
     private var written: [ObjectIdentifier] = []
-    /// The objects the type opened with `nestedContainer` or `superEncoder`, and what it opened
-    /// them with: the spec's part is written there when the enclosing object is done.
-    private var held: [(place: SpecPlace, target: HeldObject)] = []
+    /// The objects the type opened with `nestedContainer` or `superEncoder`, and how to reach
+    /// them: the spec's part is written there when the enclosing object is done.
+    private var held: [(place: SpecWritten, container: () -> KeyedEncodingContainer<ForwardedKey>)] = []
+    /// The paths where the spec's `null` gave way to the type's value.
+    private var gaveWay: [[String]] = []
 
-    enum HeldObject {
-        case container(KeyedEncodingContainer<PathKey>)
-        case encoder(any Encoder)
-    }
-
-    init(base: any Encoder, root: SpecPlace?, version: Int?, valueType: any VersionedCodable.Type) {
+    init(base: any Encoder, spec: SpecWritten, version: Int?, valueType: any VersionedCodable.Type) {
         self.base = base
-        self.root = root ?? .versionAtRoot
-        self.isDefault = root == nil
+        self.spec = spec
         self.version = version
         self.valueType = valueType
     }
@@ -64,49 +50,49 @@ final class SpecWriter: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        container(of: base, at: root, keyedBy: type)
+        container(of: base, at: spec, keyedBy: type)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        PlaceEncoder(base: base, place: root, writer: self).unkeyedContainer()
+        PlaceEncoder(base: base, place: spec, writer: self).unkeyedContainer()
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        PlaceEncoder(base: base, place: root, writer: self).singleValueContainer()
+        PlaceEncoder(base: base, place: spec, writer: self).singleValueContainer()
     }
 
     /// `encoder`'s keyed container at `place`, watched if its key type can write a key the spec
-    /// owns there.
+    /// writes there.
     func container<Key: CodingKey>(
         of encoder: any Encoder,
-        at place: SpecPlace,
+        at place: SpecWritten,
         keyedBy type: Key.Type
     ) -> KeyedEncodingContainer<Key> {
+        // Synthesized keys cannot be made from a string they do not list, and such a container
+        // needs no watching. Any container can write "super", through its key-less super encoder.
         guard
-            place.canBeWritten(with: Key.self) || declaration?.path == place.path
-                || (place === root && !unknownFields.isEmpty)
+            place.entries.contains(where: { $0.key == "super" || Key(stringValue: $0.key) != nil })
+                || declaration?.path == place.path || (place === spec && !unknownFields.isEmpty)
         else {
             return encoder.container(keyedBy: type)
         }
         return KeyedEncodingContainer(
-            PlaceEncodingContainer<Key>(base: encoder.container(keyedBy: PathKey.self), place: place, writer: self)
+            PlaceEncodingContainer<Key>(base: encoder.container(keyedBy: ForwardedKey.self), place: place, writer: self)
         )
     }
 
     /// What the spec writes at `key` of `place` in this encode, if anything: the keys beside the
     /// version that say which older builds may read and write among them, when they are written.
-    func role(of key: String, at place: SpecPlace) -> SpecPlace.Entry? {
-        if !unknownFields.isEmpty, place === root {
+    func role(of key: String, at place: SpecWritten) -> SpecWritten.Entry? {
+        if !unknownFields.isEmpty, place === spec {
             // A key the type writes wins over a kept one (a field it writes but does not read).
             unknownFields.removeAll { $0.key == key }
         }
-        if isDefault {
-            return place === root && key == "version" ? .value(version) : declarationRole(of: key, at: place)
+        switch place.entry(key) {
+        case .version?: return .value(version)
+        case let entry?: return entry
+        case nil: break
         }
-        return place.entry(key) ?? declarationRole(of: key, at: place)
-    }
-
-    private func declarationRole(of key: String, at place: SpecPlace) -> SpecPlace.Entry? {
         guard let olderBuilds, let declaration, declaration.path == place.path else {
             return nil
         }
@@ -120,30 +106,33 @@ final class SpecWriter: Encoder {
     /// Whether the spec's `value` at `path` gives way to what the type writes there: a `null`
     /// the spec writes anywhere but at the version holds nothing (a spec that writes
     /// `"_metadata": null` for the `nil` version), so the type's value is written instead.
-    func givesWay(_ value: any Encodable, at path: [String]) -> Bool {
-        guard (value as? any NilRepresentable)?.isNil == true, !isVersion(path) else {
+    func givesWay(_ entry: SpecWritten.Entry, at path: [String]) -> Bool {
+        guard case .value(let value) = entry, (value as? any NilRepresentable)?.isNil == true, !isVersion(path) else {
             return false
         }
         gaveWay.append(path)
         return true
     }
 
-    /// The paths where the spec's `null` gave way to the type's value.
-    private var gaveWay: [[String]] = []
-
-    /// The keys from the root to the integer the spec wrote that it reads back as the version:
-    /// the default spec's `version`, or, for another spec, what asking it finds (see
-    /// ``VersionPathSpec/versionPath(in:marker:)``); `nil` when no integer it wrote is the version.
-    /// Asked only when a type writes where the spec does, or the document names older builds.
+    /// The keys from the root to the integer the spec wrote that is the version, or `nil` when
+    /// none is: the default spec's `version`, or the integer that another spec writes as this
+    /// version, and as another version of the chain when it is asked to write that one, with this
+    /// encoder's `userInfo`. Asked only when a type writes where the spec does, or the document
+    /// names older builds.
     private(set) lazy var versionPath: [String]? = {
-        if isDefault {
-            return ["version"]
+        if let marked = spec.versionEntryPath {
+            return marked
         }
-        let chain = VersionChain(for: valueType)
-        let marker =
-            chain.versions.lazy.compactMap { $0 }.first { $0 != self.version }
+        let written = spec.integers(version: version).filter { $0.value == version }
+        let other =
+            VersionChain(for: valueType).versions.lazy.compactMap { $0 }.first { $0 != self.version }
             ?? (version.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1)
-        return valueType.versionSpecType.versionPath(in: root, marker: marker, userInfo: userInfo)
+        let spec = valueType.versionSpecType.init(withVersion: other)
+        guard let recorded = try? SpecRecorder.record(spec, userInfo: userInfo) else {
+            return nil
+        }
+        let changed = recorded.integers(version: other).filter { $0.value == other }.map(\.path)
+        return written.first { changed.contains($0.path) }?.path
     }()
 
     /// Whether the spec writes the version at `path`.
@@ -168,125 +157,124 @@ final class SpecWriter: Encoder {
         }
     }
 
-    /// Notes `finding` and returns the error that stops the type's encoding.
+    /// Notes `finding` and returns an error that stops the type's encoding; the encode throws the
+    /// finding's own error.
     func refuse(_ finding: Finding) -> any Error {
         note(finding)
-        return Refused()
+        return VersionedEncodingError.typeHasClashingVersionField
     }
 
-    func hold(_ place: SpecPlace, _ target: HeldObject) {
-        held.append((place, target))
+    func hold(_ place: SpecWritten, _ container: @escaping () -> KeyedEncodingContainer<ForwardedKey>) {
+        held.append((place, container))
     }
 
-    private func isWritten(_ place: SpecPlace) -> Bool {
-        place === root ? rootIsWritten : written.contains(ObjectIdentifier(place))
+    private func isWritten(_ place: SpecWritten) -> Bool {
+        place === spec ? rootIsWritten : written.contains(ObjectIdentifier(place))
+    }
+
+    /// Marks the spec's part of `place` as written, by this writer or by a dictionary that
+    /// carries it.
+    func markWritten(_ place: SpecWritten) {
+        if place === spec {
+            rootIsWritten = true
+        } else {
+            written.append(ObjectIdentifier(place))
+        }
     }
 
     /// What the type writes at `place`, made ready to have the spec's part merged in.
-    func following<T: Encodable>(_ value: T, at place: SpecPlace) throws -> any Encodable {
-        if let dictionary = value as? any DictionaryAtPlaceWriting {
-            return try dictionary.merging(place, by: self)
+    func following<T: Encodable>(_ value: T, at place: SpecWritten) throws -> any Encodable {
+        switch Route(T.self, hasPlace: { true }) {
+        case .pass: throw refuse(.notAnObject(path: place.path))
+        case .dictionary: return try (value as! any DictionaryAtPlace).merging(place, by: self)
+        case .follow: return Following(value: value, place: place, writer: self)
         }
-        if isCodedSpecially(T.self) {
-            throw refuse(.notAnObject(path: place.path))
-        }
-        return Following(value: value, place: place, writer: self)
     }
 
     /// Writes the spec's part of `place`, and of the objects below it that the type opened,
     /// into `encoder`, which stands at `place`: once the type is done with it.
-    func finish(_ place: SpecPlace, into encoder: any Encoder) throws {
+    func finish(_ place: SpecWritten, into encoder: any Encoder) throws {
         guard finding == nil else {
             return
         }
         if !held.isEmpty {
-            try finishHeld(below: place)
+            // Innermost first, so that an object opened inside another is written into its own
+            // container before the outer one could open it again.
+            for (heldPlace, container) in held.reversed()
+            where heldPlace.path.starts(with: place.path) && !isWritten(heldPlace) {
+                markWritten(heldPlace)
+                var container = container()
+                try write(heldPlace, into: &container)
+            }
+            held.removeAll { $0.place.path.starts(with: place.path) }
         }
-        guard !isWritten(place), hasValues(at: place) else {
+        guard !isWritten(place) else {
+            return
+        }
+        var any = false
+        forEachEntry(at: place) { _, _ in any = true }
+        // An empty object the spec writes is written too, as a reader of its own (a 1.2 build
+        // whose spec needs the object) expects it.
+        guard any else {
             return
         }
         markWritten(place)
-        var container = encoder.container(keyedBy: PathKey.self)
+        var container = encoder.container(keyedBy: ForwardedKey.self)
         try write(place, into: &container)
     }
 
-    /// Writes the spec's part of the objects at and below `place` that the type opened and
-    /// held: innermost first, so that an object opened inside another is written into its own
-    /// container before the outer one could open it again.
-    private func finishHeld(below place: SpecPlace) throws {
-        for (heldPlace, target) in held.reversed()
-        where heldPlace.path.starts(with: place.path) && !isWritten(heldPlace) {
-            markWritten(heldPlace)
-            switch target {
-            case .container(var container):
-                try write(heldPlace, into: &container)
-            case .encoder(let encoder):
-                var container = encoder.container(keyedBy: PathKey.self)
-                try write(heldPlace, into: &container)
+    /// Calls `body` with what is written at `place`, in order: at the root the fields of a newer
+    /// document that this build did not read, first, so that the spec's own values win where a
+    /// key strategy makes a kept key one of them; what the spec writes; and beside the version the
+    /// oldest versions that may read and write the document.
+    private func forEachEntry(at place: SpecWritten, _ body: (String, MergedEntry) throws -> Void) rethrows {
+        if place === spec {
+            for (key, value) in unknownFields {
+                try body(key, .value(value))
             }
         }
-        held.removeAll { $0.place.path.starts(with: place.path) }
-    }
-
-    /// Whether the spec writes anything at `place`: an empty object it writes is written too,
-    /// as a reader of its own (a 1.2 build whose spec needs the object) expects it.
-    private func hasValues(at place: SpecPlace) -> Bool {
-        if isDefault, olderBuilds == nil, unknownFields.isEmpty {
-            return version != nil
+        for (key, entry) in place.entries {
+            switch entry {
+            case .value(let value): try body(key, .value(value))
+            case .version: if let version { try body(key, .value(version)) }
+            case .object(let child): try body(key, .object(child, self))
+            }
         }
-        return !entries(at: place).isEmpty
-    }
-
-    /// What the spec writes at `place`, in the order it writes it, and beside the version the
-    /// oldest versions that may read and write the document, and at the root the fields of a
-    /// newer document that this build did not read.
-    func entries(at place: SpecPlace) -> [(key: String, entry: SpecPlace.Entry)] {
-        var entries: [(key: String, entry: SpecPlace.Entry)] =
-            isDefault ? (place === root ? version.map { [("version", .value($0))] } ?? [] : []) : place.entries
         if let olderBuilds, let declaration, place.path == declaration.path {
-            entries += [(declaration.readable, .value(olderBuilds.readableFrom))]
+            try body(declaration.readable, .value(olderBuilds.readableFrom))
             if olderBuilds.writableFrom != version {
-                entries += [(declaration.writable, .value(olderBuilds.writableFrom))]
+                try body(declaration.writable, .value(olderBuilds.writableFrom))
             }
         }
-        if place === root {
-            // First, so that the spec's own values win where a key strategy makes a kept key
-            // one of them ("Version" under `.convertToSnakeCase`).
-            entries = unknownFields.map { ($0.key, .value($0.value)) } + entries
-        }
+    }
+
+    /// What is written at `place`, for a dictionary that carries it.
+    func entries(at place: SpecWritten) -> [(key: String, entry: MergedEntry)] {
+        var entries: [(key: String, entry: MergedEntry)] = []
+        forEachEntry(at: place) { entries.append(($0, $1)) }
         return entries
     }
 
     /// Writes the spec's part of `place` into `container`, which stands at it, with the objects
     /// below that nothing else has written.
-    func write(_ place: SpecPlace, into container: inout KeyedEncodingContainer<PathKey>) throws {
-        if isDefault, let version, olderBuilds == nil, unknownFields.isEmpty {
-            // The default spec, on every encode: its one value, without making a list of it.
-            return try container.encode(version, forKey: PathKey.version)
-        }
-        for (key, entry) in entries(at: place) {
+    func write(_ place: SpecWritten, into container: inout KeyedEncodingContainer<ForwardedKey>) throws {
+        try forEachEntry(at: place) { key, entry in
             switch entry {
             case .value(let value):
                 if gaveWay.isEmpty || !gaveWay.contains(place.path + [key]) {
-                    try container.encode(value, forKey: PathKey(key))
+                    try container.encode(value, forKey: ForwardedKey(stringValue: key))
                 }
-            case .object(let child):
+            case .object(let child, _):
                 guard !isWritten(child) else {
-                    continue
+                    return
                 }
                 markWritten(child)
-                var nested = container.nestedContainer(keyedBy: PathKey.self, forKey: PathKey(key))
+                var nested = container.nestedContainer(
+                    keyedBy: ForwardedKey.self,
+                    forKey: ForwardedKey(stringValue: key)
+                )
                 try write(child, into: &nested)
             }
-        }
-    }
-
-    /// Marks the spec's part of `place` as written, by this writer or by a dictionary that carries it.
-    func markWritten(_ place: SpecPlace) {
-        if place === root {
-            rootIsWritten = true
-        } else {
-            written.append(ObjectIdentifier(place))
         }
     }
 
@@ -314,7 +302,7 @@ final class SpecWriter: Encoder {
                 + ". Rename that field or choose another version path; what the spec writes never "
                 + "overwrites the type's values silently."
         case .entry(let path):
-            error = .typeHasClashingVersionField
+            error = .dictionaryEntryClash(key: path.last!)
             description =
                 "\(part) writes a dictionary with an entry at \(describeField(path)), where \(spec) "
                 + "writes; the entry would be lost. A mirror of the version is a property the type "
@@ -338,72 +326,5 @@ final class SpecWriter: Encoder {
 
     private func describeField(_ path: [String]) -> String {
         path.isEmpty ? "its root" : "`\(path.joined(separator: "."))`"
-    }
-}
-
-/// The encoder of an object below the root where the spec writes, or of a value the type
-/// forwards its encoding to.
-struct PlaceEncoder: Encoder {
-    let base: any Encoder
-    let place: SpecPlace
-    let writer: SpecWriter
-
-    var codingPath: [any CodingKey] { base.codingPath }
-    var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        writer.container(of: base, at: place, keyedBy: type)
-    }
-
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        writer.note(.notAnObject(path: place.path))
-        return base.unkeyedContainer()
-    }
-
-    func singleValueContainer() -> any SingleValueEncodingContainer {
-        PlaceSingleValueEncodingContainer(base: base.singleValueContainer(), place: place, writer: writer)
-    }
-}
-
-/// A value the type writes where the spec writes an object: its encoding is watched there, and
-/// the spec's part is merged in while its encoder is still open.
-///
-/// Merging there, rather than by opening the same object again from its parent afterwards, is
-/// what lets coders that build each object when its encoder is released (Yams, XMLCoder) keep
-/// both the type's fields and the spec's.
-struct Following<Value: Encodable>: Encodable {
-    let value: Value
-    let place: SpecPlace
-    let writer: SpecWriter
-
-    func encode(to encoder: any Encoder) throws {
-        try value.encode(to: PlaceEncoder(base: encoder, place: place, writer: writer))
-        try writer.finish(place, into: encoder)
-    }
-}
-
-/// The single-value container of an object where the spec writes. A value written through it
-/// stands at that object, so it is followed (a type that forwards its encoding to a nested
-/// struct); a single value there cannot hold what the spec writes, and is refused.
-struct PlaceSingleValueEncodingContainer: SingleValueEncodingContainer {
-    var base: any SingleValueEncodingContainer
-    let place: SpecPlace
-    let writer: SpecWriter
-    var codingPath: [any CodingKey] { base.codingPath }
-
-    private func refused() -> any Error { writer.refuse(.notAnObject(path: place.path)) }
-
-    mutating func encodeNil() throws {
-        // A `null` below the root (an optional parent that is `nil`) gives way to the spec's
-        // object; at the root of a versioned value it leaves nowhere to put the version.
-        if place.path.isEmpty {
-            throw refused()
-        }
-    }
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        if isSingleValue(T.self) {
-            throw refused()
-        }
-        try base.encode(try writer.following(value, at: place))
     }
 }

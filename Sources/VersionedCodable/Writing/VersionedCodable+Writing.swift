@@ -95,7 +95,7 @@ extension VersionedCodable {
         let writer = try makeWriter(value, asVersion: version, to: encoder, newer: newer, atRoot: atRoot)
         do {
             try value.encode(to: writer)
-            try writer.finish(writer.root, into: encoder)
+            try writer.finish(writer.spec, into: encoder)
         } catch {
             throw writer.error(writing: value) ?? error
         }
@@ -126,23 +126,16 @@ extension VersionedCodable {
                 )
             }
         }
-        // The default spec writes the version at the root, known without asking it; any other
-        // spec is asked what it writes for this version, with this encoder's `userInfo`.
-        var recorded: SpecPlace?
-        let isDefault = VersionSpec.self == VersionKeyAtRootVersionPathSpec.self
-        if !isDefault || newer == nil && compatibility != .incompatible && version == Self.version,
-            let problem = VersionChain(for: Self.self).problem
-        {
+        if let problem = VersionChain(for: Self.self).problem {
             throw VersionedDecodingError.invalidVersionChain(problem)
         }
-        if !isDefault {
-            do {
-                recorded = try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
-            } catch let error as SpecRecordingError {
-                throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(VersionSpec.self, reason: "\(error)"))
-            }
-        }
-        let writer = SpecWriter(base: encoder, root: recorded, version: version, valueType: Self.self)
+        // The spec is asked what it writes for this version, with this encoder's `userInfo`; the
+        // default spec's answer is known: its version at the root.
+        let spec =
+            VersionSpec.self == VersionKeyAtRootVersionPathSpec.self
+            ? VersionKeyAtRootVersionPathSpec.written
+            : try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
+        let writer = SpecWriter(base: encoder, spec: spec, version: version, valueType: Self.self)
         if let newer {
             writer.olderBuilds = (newer.readableFrom, newer.writableFrom)
             writer.unknownFields = newer.unknownFields
@@ -151,7 +144,7 @@ extension VersionedCodable {
         }
         if writer.olderBuilds != nil, writer.versionPath == nil {
             let reason =
-                "keeps the version where no integer it writes reads back as the version, so the older builds "
+                "keeps the version where no integer it writes is the version, so the older builds "
                 + "that may read the document cannot be named beside it; declare this version incompatible"
             throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(VersionSpec.self, reason: reason))
         }
@@ -165,19 +158,18 @@ extension VersionedCodable {
     private static func checkNotSharingPlace(with encoder: any Encoder, writer: SpecWriter) throws {
         // Compared by type rather than cast: a dynamic cast of an existential costs more than
         // the rest of what versioning adds to a small encode.
-        let enclosing: (writer: SpecWriter, place: SpecPlace)
+        let enclosing: (writer: SpecWriter, place: SpecWritten)
         switch ObjectIdentifier(type(of: encoder)) {
         case ObjectIdentifier(SpecWriter.self):
             let outer = encoder as! SpecWriter
-            enclosing = (outer, outer.root)
+            enclosing = (outer, outer.spec)
         case ObjectIdentifier(PlaceEncoder.self):
             let place = encoder as! PlaceEncoder
             enclosing = (place.writer, place.place)
         default:
             return
         }
-        let keys = writer.isDefault ? ["version"] : writer.root.entries.map(\.key)
-        for key in keys where enclosing.writer.role(of: key, at: enclosing.place) != nil {
+        for (key, _) in writer.spec.entries where enclosing.writer.role(of: key, at: enclosing.place) != nil {
             let path = enclosing.place.path + [key]
             throw enclosing.writer.refuse(.clash(path: path, atVersion: enclosing.writer.isVersion(path)))
         }

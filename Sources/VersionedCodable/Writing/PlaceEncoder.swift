@@ -1,10 +1,83 @@
+// Writing an object where the spec writes (the root, or `_metadata` under a `_metadata.version`
+// spec). What the spec writes there is the library's: an integer (or nothing) that the type
+// writes where the version goes mirrors it, and anything else the type writes under a key the
+// spec writes would be lost, and is refused. Which values are followed into an object below is
+// ``Route``'s to say.
+
+/// The encoder of an object below the root where the spec writes, or of a value the type
+/// forwards its encoding to.
+struct PlaceEncoder: Encoder {
+    let base: any Encoder
+    let place: SpecWritten
+    let writer: SpecWriter
+
+    var codingPath: [any CodingKey] { base.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        writer.container(of: base, at: place, keyedBy: type)
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        writer.note(.notAnObject(path: place.path))
+        return base.unkeyedContainer()
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        PlaceSingleValueEncodingContainer(base: base.singleValueContainer(), place: place, writer: writer)
+    }
+}
+
+/// A value the type writes where the spec writes an object: its encoding is watched there, and
+/// the spec's part is merged in while its encoder is still open.
+///
+/// Merging there, rather than by opening the same object again from its parent afterwards, is
+/// what lets coders that build each object when its encoder is released (Yams, XMLCoder) keep
+/// both the type's fields and the spec's.
+struct Following<Value: Encodable>: Encodable {
+    let value: Value
+    let place: SpecWritten
+    let writer: SpecWriter
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encode(to: PlaceEncoder(base: encoder, place: place, writer: writer))
+        try writer.finish(place, into: encoder)
+    }
+}
+
+/// The single-value container of an object where the spec writes. A value written through it
+/// stands at that object, so it is followed (a type that forwards its encoding to a nested
+/// struct); a single value there cannot hold what the spec writes, and is refused.
+struct PlaceSingleValueEncodingContainer: SingleValueEncodingContainer {
+    var base: any SingleValueEncodingContainer
+    let place: SpecWritten
+    let writer: SpecWriter
+    var codingPath: [any CodingKey] { base.codingPath }
+
+    mutating func encodeNil() throws {
+        // A `null` below the root (an optional parent that is `nil`) gives way to the spec's
+        // object; at the root of a versioned value it leaves nowhere to put the version.
+        if place.path.isEmpty {
+            throw writer.refuse(.notAnObject(path: place.path))
+        }
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        if isSingleValue(T.self) {
+            throw writer.refuse(.notAnObject(path: place.path))
+        }
+        try base.encode(try writer.following(value, at: place))
+    }
+}
+
 /// The keyed container of an object where the spec writes: each key the type writes is looked
-/// up among the keys the spec owns there.
+/// up among the keys the spec writes there.
 ///
 /// A single value at the version's key that is an integer (or nothing) mirrors the version:
 /// it is left out, and the version is written in its place. Any other value at a key the spec
-/// writes would be lost, and is refused. An object at a key where the spec writes an object is
-/// followed, so that the spec's part is merged into it.
+/// writes would be lost, and is refused; so is any entry there of a container whose keys come
+/// from data (a dictionary's), where nothing mirrors the version. An object at a key where the
+/// spec writes an object is followed, so that the spec's part is merged into it.
 ///
 /// The object is opened with the library's key type, and the type's keys are written through
 /// it as they are (string and integer value), so that the spec's part is written into this
@@ -12,21 +85,24 @@
 /// with Foundation's coders but replace it with those that build each object when its encoder is
 /// released (Yams).
 struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    var base: KeyedEncodingContainer<PathKey>
-    let place: SpecPlace
+    var base: KeyedEncodingContainer<ForwardedKey>
+    let place: SpecWritten
     let writer: SpecWriter
+    /// Whether the keys come from data, so that each is an entry rather than a field.
+    let keysFromData = keysComeFromData(Key.self)
+
+    init(base: KeyedEncodingContainer<ForwardedKey>, place: SpecWritten, writer: SpecWriter) {
+        self.base = base
+        self.place = place
+        self.writer = writer
+    }
 
     var codingPath: [any CodingKey] { base.codingPath }
 
-    /// What the spec writes at `key`, with an entry there refused: a container keyed by Swift's
-    /// own dictionary key type writes a dictionary's entries (its encoding called by the type
-    /// itself), where nothing mirrors the version and an entry under a spec key would be lost,
-    /// as would one that the coder's key strategy turns into a spec key.
-    private func role(of key: Key) throws -> SpecPlace.Entry? {
+    /// What the spec writes at `key`, with an entry there refused.
+    private func role(of key: Key) throws -> SpecWritten.Entry? {
         let role = writer.role(of: key.stringValue, at: place)
-        if String(reflecting: Key.self) == "Swift._DictionaryCodingKey",
-            role != nil || place.entries.contains(where: { folded($0.key) == folded(key.stringValue) })
-        {
+        if role != nil, keysFromData {
             throw writer.refuse(.entry(path: place.path + [key.stringValue]))
         }
         return role
@@ -43,7 +119,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             if isSame(value, spec) {
                 return false
             }
-            if !isNil, writer.givesWay(spec, at: path) {
+            if !isNil, writer.givesWay(.value(spec), at: path) {
                 return true
             }
             // An integer (or nothing) where the version goes mirrors it, if its type can hold it.
@@ -59,11 +135,13 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
                 return false
             }
             throw writer.refuse(.notAnObject(path: child.path))
+        case .version?:
+            return false
         }
     }
 
     mutating func encodeNil(forKey key: Key) throws {
-        if try passes(Int?.none, at: key, isNil: true) { try base.encodeNil(forKey: PathKey(key)) }
+        if try passes(Int?.none, at: key, isNil: true) { try base.encodeNil(forKey: ForwardedKey(key)) }
     }
 
     // A `nil` written with `encodeIfPresent` writes nothing, but tells the property's type: a
@@ -90,8 +168,6 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let value {
             return try encode(value, forKey: key)
         }
-        // A `nil` where the spec writes a value would read back as the spec's value, unless it
-        // is an integer's `nil` at the version's place, which mirrors a `nil` version.
         guard case .value? = try role(of: key) else {
             return
         }
@@ -105,73 +181,73 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         guard case .object(let child)? = try role(of: key) else {
             if try passes(value, at: key) {
-                try base.encode(value, forKey: PathKey(key))
+                try base.encode(value, forKey: ForwardedKey(key))
             }
             return
         }
         if let optional = value as? any NilRepresentable, optional.isNil {
             return
         }
-        try base.encode(try writer.following(value, at: child), forKey: PathKey(key))
+        try base.encode(try writer.following(value, at: child), forKey: ForwardedKey(key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type,
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        guard let role = writer.role(of: key.stringValue, at: place) else {
-            return base.nestedContainer(keyedBy: keyType, forKey: PathKey(key))
+        guard let role = watched(key.stringValue), case .object(let child) = role else {
+            return base.nestedContainer(keyedBy: keyType, forKey: ForwardedKey(key))
         }
-        guard case .object(let child) = role else {
-            if case .value(let spec) = role, writer.givesWay(spec, at: place.path + [key.stringValue]) {
-                return base.nestedContainer(keyedBy: keyType, forKey: PathKey(key))
-            }
-            writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(key.stringValue)))
-            return base.nestedContainer(keyedBy: keyType, forKey: PathKey(key))
-        }
-        let shared = base.nestedContainer(keyedBy: PathKey.self, forKey: PathKey(key))
-        writer.hold(child, .container(shared))
+        let shared = base.nestedContainer(keyedBy: ForwardedKey.self, forKey: ForwardedKey(key))
+        writer.hold(child) { shared }
         return KeyedEncodingContainer(PlaceEncodingContainer<NestedKey>(base: shared, place: child, writer: writer))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        switch writer.role(of: key.stringValue, at: place) {
-        case nil:
-            break
-        case .object(let child)?:
+        if case .object(let child)? = watched(key.stringValue) {
             writer.note(.notAnObject(path: child.path))
-        case .value?:
-            writer.note(.clash(path: place.path + [key.stringValue], atVersion: isVersion(key.stringValue)))
         }
-        return base.nestedUnkeyedContainer(forKey: PathKey(key))
+        return base.nestedUnkeyedContainer(forKey: ForwardedKey(key))
     }
 
     // Foundation's coders write a key-less super encoder under "super".
     mutating func superEncoder() -> any Encoder {
-        watched(base.superEncoder(), at: "super")
+        placed(base.superEncoder(), at: "super")
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        watched(base.superEncoder(forKey: PathKey(key)), at: key.stringValue)
+        placed(base.superEncoder(forKey: ForwardedKey(key)), at: key.stringValue)
     }
 
-    private func watched(_ encoder: any Encoder, at key: String) -> any Encoder {
-        switch writer.role(of: key, at: place) {
-        case nil:
-            return encoder
-        case .object(let child)?:
-            writer.hold(child, .encoder(encoder))
-            return PlaceEncoder(base: encoder, place: child, writer: writer)
-        case .value?:
-            // What a value writes through a super encoder is not seen here, so it is taken for a
-            // clash rather than risk losing it.
-            writer.note(.clash(path: place.path + [key], atVersion: isVersion(key)))
+    private func placed(_ encoder: any Encoder, at key: String) -> any Encoder {
+        guard case .object(let child)? = watched(key) else {
             return encoder
         }
+        writer.hold(child) { encoder.container(keyedBy: ForwardedKey.self) }
+        return PlaceEncoder(base: encoder, place: child, writer: writer)
     }
 
-    private func isVersion(_ key: String) -> Bool {
-        writer.isVersion(place.path + [key])
+    /// What the spec writes at `key`, for a container or encoder the type opens there: a value
+    /// there is a clash, unless it is a `null` that gives way, since what is written through it
+    /// is not seen here.
+    private func watched(_ key: String) -> SpecWritten.Entry? {
+        let role = writer.role(of: key, at: place)
+        let path = place.path + [key]
+        switch role {
+        case .value?, .version?:
+            if !writer.givesWay(role!, at: path) {
+                writer.note(keysFromData ? .entry(path: path) : .clash(path: path, atVersion: writer.isVersion(path)))
+            }
+            return nil
+        case .object?:
+            if keysFromData {
+                writer.note(.entry(path: path))
+                return nil
+            }
+            return role
+        case nil:
+            return nil
+        }
     }
 }
 

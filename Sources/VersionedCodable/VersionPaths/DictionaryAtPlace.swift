@@ -1,0 +1,83 @@
+// A dictionary where a spec reads and writes (at the root, or as `_metadata`): its keys come
+// from data, so the spec's keys are never among its entries. Read, it is the dictionary without
+// what the spec read there; written, an entry under a key the spec writes there would be lost,
+// and is refused. Its keys are read and written exactly as a plain decode and encode of the
+// dictionary does: keys that are strings as they are, under any key strategy, and others by
+// Swift's own coding of the dictionary, through the coder's key strategy.
+
+/// A dictionary read or written where a spec reads or writes.
+protocol DictionaryAtPlace {
+    static func decode(from decoder: any Decoder, leavingOut place: KeysRead) throws -> Self
+    func merging(_ place: SpecWritten, by writer: SpecWriter) throws -> any Encodable
+}
+
+extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
+    static func decode(from decoder: any Decoder, leavingOut place: KeysRead) throws -> Self {
+        guard Key.self == String.self else {
+            // Swift's own decoding makes the keys (integers, `CodingKeyRepresentable` values) of
+            // a keyed container that leaves out the spec's keys.
+            return try Self(from: PlaceDecoder(base: decoder, place: place, notes: nil))
+        }
+        // As the coder reads a `[String: …]`: keys as they are, with no key strategy.
+        let entries = try decoder.singleValueContainer().decode([String: DecodedEntry<Value>].self)
+        var dictionary: [String: Value] = [:]
+        for (key, entry) in entries where !place.owns(key) {
+            dictionary[key] = try entry.result.get()
+        }
+        return dictionary as! Self
+    }
+
+    func merging(_ place: SpecWritten, by writer: SpecWriter) throws -> any Encodable {
+        // Compared by type: an empty dictionary of any key type casts to `[String: Value]`.
+        guard Key.self == String.self, let strings = self as? [String: Value] else {
+            // Written by Swift's own encoding, whose keyed container refuses an entry under a
+            // key the spec writes, with the spec's part merged after it.
+            return Following(value: self, place: place, writer: writer)
+        }
+        // Written as the coder writes a `[String: …]`, keys as they are, the spec's among them.
+        var merged = [String: MergedEntry](minimumCapacity: count + place.entries.count)
+        for (key, value) in strings {
+            if writer.role(of: key, at: place) != nil {
+                throw writer.refuse(.entry(path: place.path + [key]))
+            }
+            merged[key] = .value(value)
+        }
+        writer.markWritten(place)
+        for (key, entry) in writer.entries(at: place) {
+            merged[key] = entry
+        }
+        return merged
+    }
+}
+
+/// One entry of such a dictionary: its value, or the error decoding it threw, thrown only if
+/// the entry is kept (the version's entry is not a value of the dictionary's type).
+private struct DecodedEntry<Value: Decodable>: Decodable {
+    let result: Result<Value, any Error>
+
+    init(from decoder: any Decoder) throws {
+        // Through a single-value container, so that the coder applies its strategies for dates,
+        // data and the like, as it would to the dictionary's own values.
+        result = Result { try decoder.singleValueContainer().decode(Value.self) }
+    }
+}
+
+/// A value of a dictionary with string keys merged with the spec's part.
+enum MergedEntry: Encodable {
+    case value(any Encodable)
+    case object(SpecWritten, SpecWriter)
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .value(let value):
+            // Through a single-value container, so that the coder applies its strategies for
+            // dates, data and the like, as it does to a dictionary's own values.
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .object(let place, let writer):
+            writer.markWritten(place)
+            var container = encoder.container(keyedBy: ForwardedKey.self)
+            try writer.write(place, into: &container)
+        }
+    }
+}

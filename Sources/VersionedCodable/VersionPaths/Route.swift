@@ -1,0 +1,53 @@
+import Foundation
+
+/// The one rule for a value at a key of an object where a spec reads or writes (the root, or
+/// `_metadata` under a `_metadata.version` spec): pass it on as it is, apply the dictionary
+/// rule, or follow it into the spec's object below that key.
+///
+/// Reading the spec, reading the type, recording the spec and writing the type all ask it;
+/// each then does what the answer means for it.
+enum Route {
+    /// The coder's own single values and specially coded values (dates, data, URLs, decimals),
+    /// and any value where the spec has no object: the real container reads or writes it.
+    case pass
+    /// A dictionary, whose keys come from data: the spec's keys are not among its entries.
+    case dictionary
+    /// Any other value where the spec has an object: read or written through the place.
+    case follow
+
+    /// The route of a value of `type` at a key where `hasPlace()` says whether the spec has an
+    /// object, asked only when the value could be one.
+    @inline(__always)
+    init(_ type: Any.Type, hasPlace: () -> Bool) {
+        if isCodedSpecially(type) || isSingleValue(type) || !hasPlace() {
+            self = .pass
+        } else {
+            self = type is any DictionaryAtPlace.Type ? .dictionary : .follow
+        }
+    }
+
+    var isPass: Bool {
+        if case .pass = self { true } else { false }
+    }
+}
+
+/// Types that Foundation's coders read and write in a way of their own (a date by the date
+/// strategy, data by the data strategy, a URL as a string, a decimal as a number), which going
+/// through another encoder or decoder would change.
+func isCodedSpecially(_ type: Any.Type) -> Bool {
+    type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
+}
+
+/// Whether values of `type` are the coders' own single values: a container's typed overloads
+/// read and write them, so a generic container method that gets one must not hand it back to
+/// the value's own `Codable` conformance, which would call it again.
+func isSingleValue(_ type: Any.Type) -> Bool {
+    type == String.self || type == Bool.self || type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type
+}
+
+/// Whether a keyed container's keys come from data rather than from a type's `CodingKeys`: its
+/// key type accepts any string, as a dictionary's does. Synthesized keys accept only their
+/// cases' names.
+func keysComeFromData<Key: CodingKey>(_ type: Key.Type) -> Bool {
+    Key(stringValue: "\u{1}not a declared key\u{1}") != nil
+}

@@ -1,0 +1,95 @@
+/// What a spec writes in one encode, object by object, in the order it wrote it: single values
+/// kept as they are, for the real coder to write with its own strategies, and objects followed.
+///
+/// Made for one encode by ``SpecRecorder`` and only read after that, or the default spec's
+/// constant (see ``VersionKeyAtRootVersionPathSpec``).
+final class SpecWritten {
+    enum Entry {
+        case value(any Encodable)
+        /// The version being written, as the default spec writes it: nothing for `nil`.
+        case version
+        case object(SpecWritten)
+    }
+
+    /// The keys from the root to this object.
+    let path: [String]
+    private(set) var entries: [(key: String, entry: Entry)]
+    /// Whether the spec opened a keyed container here, so that what it wrote here is an object.
+    var opened = false
+    /// What makes the spec's part impossible to merge into a document, found while recording:
+    /// kept at the root.
+    var problem: String?
+
+    init(path: [String], _ entries: [(key: String, entry: Entry)] = []) {
+        self.path = path
+        self.entries = entries
+    }
+
+    func set(_ key: String, _ entry: Entry) {
+        if let index = entries.firstIndex(where: { $0.key == key }) {
+            entries[index].entry = entry
+        } else {
+            entries.append((key, entry))
+        }
+    }
+
+    func entry(_ key: String) -> Entry? {
+        entries.first { $0.key == key }?.entry
+    }
+
+    /// The object at `key`, made if the spec has not written one there yet.
+    func object(at key: String) -> SpecWritten {
+        if case .object(let existing)? = entry(key) {
+            return existing
+        }
+        let made = SpecWritten(path: path + [key])
+        made.opened = true
+        set(key, .object(made))
+        return made
+    }
+
+    /// The paths, depth first in the order the spec wrote them, of the integers here and below,
+    /// with their values; the default spec's version as `version`.
+    func integers(version: Int?) -> [(path: [String], value: Int)] {
+        entries.flatMap { key, entry -> [(path: [String], value: Int)] in
+            switch entry {
+            case .object(let child): return child.integers(version: version)
+            case .value(let value): return integer(value).map { [(path + [key], $0)] } ?? []
+            case .version: return version.map { [(path + [key], $0)] } ?? []
+            }
+        }
+    }
+}
+
+extension SpecWritten {
+    /// The path of the default spec's version, if this is its constant.
+    var versionEntryPath: [String]? {
+        for (key, entry) in entries {
+            switch entry {
+            case .version: return path + [key]
+            case .object(let child): if let found = child.versionEntryPath { return found }
+            case .value: continue
+            }
+        }
+        return nil
+    }
+}
+
+/// What the spec wrote, as a document of its own.
+extension SpecWritten: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ForwardedKey.self)
+        for (key, entry) in entries {
+            switch entry {
+            case .value(let value): try container.encode(value, forKey: ForwardedKey(stringValue: key))
+            case .object(let child): try container.encode(child, forKey: ForwardedKey(stringValue: key))
+            case .version: break
+            }
+        }
+    }
+}
+
+/// The value as an `Int`, when it is an integer that fits.
+func integer(_ value: any Encodable) -> Int? {
+    (value as? any BinaryInteger).flatMap { Int(exactly: $0) }
+}
