@@ -26,7 +26,8 @@
 /// ```
 ///
 /// The document is the same as for a plain enum field: the raw value alone, in JSON and in
-/// property lists. Two values are equal when their raw values are, so `.unknown("shipped")`
+/// property lists, and as a dictionary's key where `Known` is `CodingKeyRepresentable`
+/// (`[OpenEnum<Kind>: Int]` is written as `{"north": 1}`, as `[Kind: Int]` is). Two values are equal when their raw values are, so `.unknown("shipped")`
 /// equals `.known(.shipped)`; ``init(rawValue:)`` gives the known case wherever there is one.
 ///
 /// `OpenEnum` works in any `Codable` type, versioned or not, for enums backed by `String`, `Int`
@@ -37,9 +38,14 @@ public enum OpenEnum<Known: RawRepresentable> {
     /// A raw value this build has no case for, as it was read.
     case unknown(Known.RawValue)
 
-    /// The known case, or `nil` for a raw value this build does not know.
+    /// The case this build knows for the raw value, however the value was made, or `nil` for a
+    /// raw value it does not know: `.unknown("parcel").known` is `.parcel` where `Known` has that
+    /// case, as `.unknown("parcel") == .known(.parcel)`.
     public var known: Known? {
-        if case .known(let value) = self { value } else { nil }
+        switch self {
+        case .known(let value): value
+        case .unknown(let rawValue): Known(rawValue: rawValue)
+        }
     }
 }
 
@@ -96,3 +102,32 @@ extension OpenEnum: Hashable where Known.RawValue: Hashable {
 }
 
 extension OpenEnum: Sendable where Known: Sendable, Known.RawValue: Sendable {}
+
+@available(macOS 12.3, iOS 15.4, tvOS 15.4, watchOS 8.5, *)
+extension OpenEnum: CodingKeyRepresentable where Known: CodingKeyRepresentable {
+    /// The key `Known` writes for a case it knows; for a raw value it does not know, the key the
+    /// raw value makes, as `Known` makes its keys from its raw values (a string's is the string,
+    /// an integer's is the integer).
+    public var codingKey: any CodingKey {
+        switch self {
+        case .known(let value): value.codingKey
+        case .unknown(let rawValue):
+            (rawValue as? Int).flatMap(ForwardedKey.init(intValue:)) ?? ForwardedKey(stringValue: "\(rawValue)")
+        }
+    }
+
+    /// The case `Known` reads from `codingKey`, or else its string (or integer) as a raw value.
+    ///
+    /// - Parameter codingKey: A key of a dictionary being decoded.
+    public init?<T: CodingKey>(codingKey: T) {
+        if let known = Known(codingKey: codingKey) {
+            self = .known(known)
+        } else if let rawValue = codingKey.stringValue as? Known.RawValue {
+            self.init(rawValue: rawValue)
+        } else if let rawValue = (codingKey.intValue ?? Int(codingKey.stringValue)) as? Known.RawValue {
+            self.init(rawValue: rawValue)
+        } else {
+            return nil
+        }
+    }
+}
