@@ -42,15 +42,6 @@ extension VersionedCodable {
 /// document's own version and declaration, and the fields at its root that the older type did
 /// not read, written back as they came.
 @usableFromInline
-struct NewerDocument: Sendable {
-    let storedVersion: Int
-    let readableFrom: Int
-    let writableFrom: Int
-    let unknownFields: [(key: String, value: UnknownValue)]
-}
-
-/// The keys beside the version that hold the oldest versions that may read and write the
-/// document.
-func declarationKeys(besideVersionKey key: String) -> (readable: String, writable: String) {
-    VersionKeyAtRootVersionPathSpec.declarationKeys(besideVersionKey: key)
-}
+typealias NewerDocument = (
+    storedVersion: Int, readableFrom: Int, writableFrom: Int, unknownFields: [(key: String, value: UnknownValue)]
+)

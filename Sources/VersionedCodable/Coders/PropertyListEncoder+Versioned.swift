@@ -40,10 +40,6 @@ extension PropertyListEncoder {
     /// - Throws: ``VersionedEncodingError`` when the version is not in the chain, a step has no
     ///   downgrade or cannot represent the value, and any error the type's encoding throws.
     public func encode(versioned value: any VersionedCodable, asVersion version: Int?) throws -> Data {
-        try encodeOpened(value, asVersion: version)
-    }
-
-    private func encodeOpened<Value: VersionedCodable>(_ value: Value, asVersion version: Int?) throws -> Data {
-        try VersionedEncodingError.unwrapping { try encode(OlderVersionWriting(value: value, version: version)) }
+        try VersionedEncodingError.unwrapping { try encode(VersionedRoot(value: value, version: version)) }
     }
 }

@@ -1,356 +1,154 @@
-import Foundation
-
-// Reading an object where a spec reads (the root, or `_metadata` under a `_metadata.version`
-// spec), for the spec itself or for the type. While the spec reads (`place` is `nil`), every key
-// it reads is noted, and every object it reads is followed, so that what it read is known. While
-// the type reads, what the spec read there is the library's: a type that lists the object's
-// keys, or reads it as a dictionary, does not see it, and an optional object that holds nothing
-// but what the spec wrote is `nil`. Which of these happens to a value is ``Route``'s to say.
-
-/// A decoder for an object below the root where a spec reads.
-struct PlaceDecoder: Decoder {
+/// The decoder of an object where a spec reads: a versioned part's root, which its spec and its
+/// type both read through, or an object below it where the spec reads (`_metadata`).
+///
+/// Reading the version and then the type asks the decoder for the root keyed container twice,
+/// and the Foundation decoders index the object's keys every time they are asked (JSONDecoder
+/// and PropertyListDecoder build a dictionary of them). Through this decoder the object is
+/// indexed once: its first keyed container is opened with the library's key type and every
+/// later request gets a view of it with its own key type (see ``PlaceKeyedDecodingContainer``).
+/// Unkeyed containers, and everything below that the spec does not read, come from the real
+/// decoder as they would without versioning.
+@usableFromInline
+internal final class PlaceDecoder: Decoder {
     let base: any Decoder
-    /// What the spec read here, while the type reads; `nil` while the spec reads.
-    let place: KeysRead?
-    /// Where the keys read here are noted: the spec's, while it reads.
-    let notes: KeysRead?
+    @exclusivity(unchecked) private var root: KeyedDecodingContainer<ForwardedKey>?
+    /// What the spec read here, which the type does not see where it lists keys.
+    var place: KeysRead
+    /// While a spec reads here: where its keys are noted.
+    var specKeys: KeysRead?
+    /// The keys the type reads at the root, noted only for a document newer than this build.
+    var typeKeys: KeysRead?
+    /// Whether the version was read by the requested type's own spec, rather than an older one.
+    var foundByOwnSpec = true
+    /// The version read from the document, kept here so that the frame of the versioned
+    /// decode that nested parts recurse through need not hold it twice.
+    @usableFromInline
+    var storedVersion: Int?
+    /// Whether ``storedVersion`` was read, for describing a failure.
+    var versionWasRead = false
+    /// A document newer than this build that declares it may read it: its version and the
+    /// oldest versions that may read and write it.
+    @usableFromInline
+    var newer: (storedVersion: Int, readableFrom: Int, writableFrom: Int)?
 
+    @usableFromInline
+    init(base: any Decoder) {
+        self.base = base
+        place = VersionKeyAtRootVersionPathSpec.keysRead
+    }
+
+    /// The decoder of an object below a versioned part's root where the spec read `place`, or,
+    /// while the spec reads, where it notes its keys in `specKeys`.
+    init(base: any Decoder, place: KeysRead = VersionKeyAtRootVersionPathSpec.keysRead, specKeys: KeysRead? = nil) {
+        self.base = base
+        self.place = place
+        self.specKeys = specKeys
+    }
+
+    @usableFromInline
     var codingPath: [any CodingKey] { base.codingPath }
+    @usableFromInline
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let object = try base.container(keyedBy: ForwardedKey.self)
-        return KeyedDecodingContainer(PlaceKeyedDecodingContainer<Key>(base: object, place: place, notes: notes))
+    @usableFromInline
+    func sharedRoot() throws -> KeyedDecodingContainer<ForwardedKey> {
+        if let root {
+            return root
+        }
+        let made = try base.container(keyedBy: ForwardedKey.self)
+        root = made
+        return made
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { try base.unkeyedContainer() }
+    @usableFromInline
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let root = try sharedRoot()
+        if let specKeys {
+            return KeyedDecodingContainer(PlaceKeyedDecodingContainer<Key>(base: root, place: nil, notes: specKeys))
+        }
+        return KeyedDecodingContainer(PlaceKeyedDecodingContainer<Key>(base: root, place: place, notes: typeKeys))
+    }
 
+    @usableFromInline
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try base.unkeyedContainer()
+    }
+
+    @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         let single = try base.singleValueContainer()
-        return PlaceSingleValueDecodingContainer(
-            base: single,
-            decoder: place == nil ? self : base,
-            place: place,
-            notes: notes
-        )
-    }
-}
-
-/// A single-value container at an object where a spec reads (a type that forwards its decoding
-/// to another): what is read through it stands at that object.
-struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
-    let base: any SingleValueDecodingContainer
-    /// The decoder a value forwarded here reads from: the noting decoder while the spec reads,
-    /// the real one while the type reads.
-    let decoder: any Decoder
-    let place: KeysRead?
-    let notes: KeysRead?
-
-    var codingPath: [any CodingKey] { base.codingPath }
-
-    func decodeNil() -> Bool { base.decodeNil() }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        switch (Route(T.self, hasPlace: { true }), place) {
-        case (.pass, _), (.dictionary, nil):
-            return try base.decode(type)
-        case (.follow, nil):
-            // The spec forwards its decoding to a struct at the same place.
-            return try T(from: decoder)
-        case (_, let place?):
-            return try decodeObject(type, place, from: decoder, notes: notes)
+        if let specKeys {
+            return PlaceSingleValueDecodingContainer(base: single, decoder: self, place: nil, notes: specKeys)
         }
+        return PlaceSingleValueDecodingContainer(base: single, decoder: base, place: place, notes: typeKeys)
     }
 }
 
-/// A keyed container at an object where a spec reads, over the object opened with the library's
-/// key type: at the root, the one container that the spec and the type share.
+/// The keys of the containers the library opens.
 ///
-/// Errors that pass through it are given the type's own key back in place of the library's, so
-/// that a `DecodingError` reads as it would without versioning. The standard library's box
-/// copies the container for every field a type reads, so it holds few references.
-struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let base: KeyedDecodingContainer<ForwardedKey>
-    /// What the spec read here, while the type reads; `nil` while the spec reads.
-    let place: KeysRead?
-    /// Where the keys read here are noted: the spec's while it reads, the type's at the root of
-    /// a document newer than this build.
-    let notes: KeysRead?
+/// Named `CodingKeys` and printed the way synthesized keys print, so that a coding path that
+/// passes through a versioned part reads as it would without versioning. It fits in an
+/// existential's inline storage (a string and one word), so decoders that keep keys in coding
+/// paths do not allocate for it.
+@usableFromInline
+internal struct CodingKeys: CodingKey {
+    @usableFromInline
+    let stringValue: String
+    /// `Int.min` stands for no integer value, to keep the key within three words.
+    private let storedIntValue: Int
 
-    var codingPath: [any CodingKey] { base.codingPath }
+    @usableFromInline
+    var intValue: Int? { storedIntValue == .min ? nil : storedIntValue }
 
-    var allKeys: [Key] {
-        // Listing keys is not reading them.
-        base.allKeys.compactMap { key in
-            if let place, place.owns(key.stringValue) {
-                return nil
-            }
-            return key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)
-        }
-    }
-
-    func contains(_ key: Key) -> Bool {
-        base.contains(ForwardedKey(key))
-    }
-
-    /// What `body` reads at `key`, noted, with the type's own key put back in an error.
     @inline(__always)
-    private func read<T>(
-        _ key: Key,
-        _ body: (KeyedDecodingContainer<ForwardedKey>, ForwardedKey) throws -> T
-    ) throws -> T {
-        notes?.note(key.stringValue)
-        do {
-            return try body(base, ForwardedKey(key))
-        } catch let error as DecodingError {
-            if place == nil {
-                noteIfMissing(key, error)
-            }
-            throw error.restoring(key, atDepth: base.codingPath.count)
-        }
+    init<Key: CodingKey>(_ key: Key) {
+        stringValue = key.stringValue
+        storedIntValue = key.intValue ?? .min
     }
 
-    /// Notes that the spec asked for a key that is missing or `null`: a document without it has
-    /// no version.
-    @inline(never)
-    private func noteIfMissing(_ key: Key, _ error: DecodingError) {
-        let forwarded = ForwardedKey(key)
-        switch error {
-        case .keyNotFound where !base.contains(forwarded): notes?.metMissingKey = true
-        case .valueNotFound where (try? base.decodeNil(forKey: forwarded)) == true: notes?.metMissingKey = true
-        default: break
-        }
+    @usableFromInline
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        storedIntValue = .min
     }
 
-    // Every overload is forwarded by hand, each to the real container's overload of the same
-    // type, rather than all through the generic `decode(_:forKey:)`: the real container's typed
-    // overloads are its fast paths (no generic dispatch, no boxing of the value), and a generic
-    // fallback would cost every field of every versioned decode.
-    func decodeNil(forKey key: Key) throws -> Bool { try read(key) { try $0.decodeNil(forKey: $1) } }
-    func decode(_ t: Bool.Type, forKey key: Key) throws -> Bool { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: String.Type, forKey key: Key) throws -> String { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: Double.Type, forKey key: Key) throws -> Double { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: Float.Type, forKey key: Key) throws -> Float { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: Int.Type, forKey key: Key) throws -> Int { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: Int8.Type, forKey key: Key) throws -> Int8 { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: Int16.Type, forKey key: Key) throws -> Int16 { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: Int32.Type, forKey key: Key) throws -> Int32 { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: Int64.Type, forKey key: Key) throws -> Int64 { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: UInt.Type, forKey key: Key) throws -> UInt { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: UInt8.Type, forKey key: Key) throws -> UInt8 { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: UInt16.Type, forKey key: Key) throws -> UInt16 { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode(_ t: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) { try $0.decode(t, forKey: $1) } }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        // Nested values (versioned parts among them) recurse through this frame, so the common
-        // case reads the real container itself, and a place below is decided out of line.
-        if let place, !place.hasObjects {
-            notes?.note(key.stringValue)
-            do {
-                return try base.decode(type, forKey: ForwardedKey(key))
-            } catch let error as DecodingError {
-                throw error.restoring(key, atDepth: base.codingPath.count)
-            }
-        }
-        return try decodeRouted(type, forKey: key)
+    @usableFromInline
+    init?(intValue: Int) {
+        stringValue = String(intValue)
+        storedIntValue = intValue
     }
+}
 
-    @inline(never)
-    private func decodeRouted<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        guard let place else {
-            // The spec follows every object it reads, so that its keys there are noted.
-            let forwarded = ForwardedKey(key)
-            let present = { base.contains(forwarded) && (try? base.decodeNil(forKey: forwarded)) == false }
-            guard case .follow = Route(T.self, hasPlace: present), let notes else {
-                return try read(key) { try $0.decode(type, forKey: $1) }
-            }
-            let decoder = try read(key) { try $0.superDecoder(forKey: $1) }
-            return try T(from: PlaceDecoder(base: decoder, place: nil, notes: notes.object(at: key.stringValue)))
-        }
-        guard let below = place.child(key.stringValue), !Route(T.self, hasPlace: { true }).isPass else {
-            return try read(key) { try $0.decode(type, forKey: $1) }
-        }
-        return try read(key) { try decodeAtPlace(type, below, from: $0, forKey: $1) }
-    }
+@usableFromInline
+internal typealias ForwardedKey = CodingKeys
 
-    // The real container's own `decodeIfPresent` is forwarded rather than the protocol's
-    // default, because a decoder may treat a missing key and `null` in its own way.
-    func decodeIfPresent(_ t: Bool.Type, forKey k: Key) throws -> Bool? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: String.Type, forKey k: Key) throws -> String? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: Double.Type, forKey k: Key) throws -> Double? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: Float.Type, forKey k: Key) throws -> Float? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: Int.Type, forKey k: Key) throws -> Int? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: Int8.Type, forKey k: Key) throws -> Int8? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: Int16.Type, forKey k: Key) throws -> Int16? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: Int32.Type, forKey k: Key) throws -> Int32? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: Int64.Type, forKey k: Key) throws -> Int64? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: UInt.Type, forKey k: Key) throws -> UInt? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: UInt8.Type, forKey k: Key) throws -> UInt8? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: UInt16.Type, forKey k: Key) throws -> UInt16? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: UInt32.Type, forKey k: Key) throws -> UInt32? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent(_ t: UInt64.Type, forKey k: Key) throws -> UInt64? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
-    }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        // As in `decode`, the common case reads the real container itself.
-        if let place, !place.hasObjects {
-            notes?.note(key.stringValue)
-            do {
-                return try base.decodeIfPresent(type, forKey: ForwardedKey(key))
-            } catch let error as DecodingError {
-                throw error.restoring(key, atDepth: base.codingPath.count)
+extension DecodingError {
+    /// The same error with `key` in place of the library's key at `depth` of the coding path,
+    /// and as the missing key.
+    func restoring<Key: CodingKey>(_ key: Key, atDepth depth: Int) -> DecodingError {
+        func restored(_ context: Context) -> Context {
+            guard depth < context.codingPath.count, context.codingPath[depth] is ForwardedKey else {
+                return context
             }
-        }
-        return try decodeIfPresentRouted(type, forKey: key)
-    }
-
-    @inline(never)
-    private func decodeIfPresentRouted<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let place else {
-            // While the spec reads, a missing key or `null` is no value, and anything else is
-            // read as `decode` reads it, objects followed.
-            guard base.contains(ForwardedKey(key)), try !read(key, { try $0.decodeNil(forKey: $1) }) else {
-                return nil
-            }
-            return try decodeRouted(type, forKey: key)
-        }
-        guard let below = place.child(key.stringValue), !Route(T.self, hasPlace: { true }).isPass else {
-            return try read(key) { try $0.decodeIfPresent(type, forKey: $1) }
-        }
-        return try read(key) { try decodeIfPresentAtPlace(type, below, from: $0, forKey: $1) }
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(
-        keyedBy type: NestedKey.Type,
-        forKey key: Key
-    ) throws -> KeyedDecodingContainer<NestedKey> {
-        // A type that opens the spec's object by hand and lists its keys does not see the spec's.
-        let nested: PlaceKeyedDecodingContainer<NestedKey>
-        if let place {
-            guard let below = place.child(key.stringValue) else {
-                return try read(key) { try $0.nestedContainer(keyedBy: type, forKey: $1) }
-            }
-            let object = try read(key) { try $0.nestedContainer(keyedBy: ForwardedKey.self, forKey: $1) }
-            nested = PlaceKeyedDecodingContainer<NestedKey>(base: object, place: below, notes: nil)
-        } else {
-            let object = try read(key) { try $0.nestedContainer(keyedBy: ForwardedKey.self, forKey: $1) }
-            nested = PlaceKeyedDecodingContainer<NestedKey>(
-                base: object,
-                place: nil,
-                notes: notes?.object(at: key.stringValue)
+            var path = context.codingPath
+            path[depth] = key
+            return Context(
+                codingPath: path,
+                debugDescription: context.debugDescription,
+                underlyingError: context.underlyingError
             )
         }
-        return KeyedDecodingContainer(nested)
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try read(key) { try $0.nestedUnkeyedContainer(forKey: $1) }
-    }
-
-    func superDecoder() throws -> any Decoder {
-        // Foundation's coders read a key-less super decoder under "super".
-        placed(try base.superDecoder(), at: "super")
-    }
-
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-        placed(try read(key) { try $0.superDecoder(forKey: $1) }, at: key.stringValue)
-    }
-
-    /// `decoder`, standing at `key`, through the place below it if there is one.
-    private func placed(_ decoder: any Decoder, at key: String) -> any Decoder {
-        guard let place else {
-            return PlaceDecoder(base: decoder, place: nil, notes: notes?.object(at: key))
+        switch self {
+        case .keyNotFound(let missing, let context):
+            return .keyNotFound(missing is ForwardedKey ? key : missing, restored(context))
+        case .typeMismatch(let type, let context):
+            return .typeMismatch(type, restored(context))
+        case .valueNotFound(let type, let context):
+            return .valueNotFound(type, restored(context))
+        case .dataCorrupted(let context):
+            return .dataCorrupted(restored(context))
+        @unknown default:
+            return self
         }
-        notes?.note(key)
-        return place.child(key).map { PlaceDecoder(base: decoder, place: $0, notes: nil) } ?? decoder
     }
-}
-
-/// Decodes a `T` at `key`, an object where the spec reads: a missing key or `null` is the
-/// container's to answer, as in a plain decode, and an optional object that holds nothing but
-/// what the spec wrote is `nil`.
-func decodeAtPlace<T: Decodable, Key: CodingKey>(
-    _ type: T.Type,
-    _ place: KeysRead,
-    from container: KeyedDecodingContainer<Key>,
-    forKey key: Key
-) throws -> T {
-    guard container.contains(key), try !container.decodeNil(forKey: key) else {
-        return try container.decode(type, forKey: key)
-    }
-    if let none = nilValue(of: T.self), try holdsOnlySpec(place, container, key) {
-        return none
-    }
-    return try decodeObject(type, place, from: container.superDecoder(forKey: key))
-}
-
-/// ``decodeAtPlace(_:_:from:forKey:)`` for `decodeIfPresent`.
-func decodeIfPresentAtPlace<T: Decodable, Key: CodingKey>(
-    _ type: T.Type,
-    _ place: KeysRead,
-    from container: KeyedDecodingContainer<Key>,
-    forKey key: Key
-) throws -> T? {
-    guard container.contains(key), try !container.decodeNil(forKey: key), try !holdsOnlySpec(place, container, key)
-    else {
-        return nil
-    }
-    return try decodeObject(type, place, from: container.superDecoder(forKey: key))
-}
-
-/// Whether the object at `key` holds only single values the spec read: what the spec wrote for
-/// a type whose object there was `nil` (`{"_metadata": {"version": 2}}`).
-private func holdsOnlySpec<Key: CodingKey>(
-    _ place: KeysRead,
-    _ container: KeyedDecodingContainer<Key>,
-    _ key: Key
-) throws -> Bool {
-    guard let object = try? container.nestedContainer(keyedBy: ForwardedKey.self, forKey: key) else {
-        return false
-    }
-    return place.ownsAll(object.allKeys.map(\.stringValue))
-}
-
-/// Decodes a `T` from `decoder`, which stands at an object where the spec reads: a dictionary
-/// without what the spec read, anything else through a ``PlaceDecoder``. At the root of a
-/// document newer than this build, what was read is noted in `notes` once it is read.
-private func decodeObject<T: Decodable>(
-    _ type: T.Type,
-    _ place: KeysRead,
-    from decoder: any Decoder,
-    notes: KeysRead? = nil
-) throws -> T {
-    if let dictionary = T.self as? any DictionaryAtPlace.Type {
-        let value = try dictionary.decode(from: decoder, leavingOut: place) as! T
-        notes?.readAll = true
-        return value
-    }
-    let value = try T(from: PlaceDecoder(base: decoder, place: place, notes: nil))
-    notes?.forwarded = true
-    return value
 }

@@ -9,7 +9,7 @@ extension VersionedCodable {
     /// from the same decoder and migrates it up to `Self`: the single pass behind every
     /// versioned decode.
     ///
-    /// The version and the type share one root keyed container (see ``SharedRootDecoder``), so
+    /// The version and the type share one root keyed container (see ``PlaceDecoder``), so
     /// the root object is indexed once, as in a plain decode, and the decoder's own
     /// configuration applies to the version and to every field.
     ///
@@ -31,7 +31,7 @@ extension VersionedCodable {
         readingNewer: Bool = false,
         walk: (Int?, any Decoder) throws -> Self = decodeMigrating
     ) throws -> Versioned<Self> {
-        let shared = SharedRootDecoder(base: decoder)
+        let shared = PlaceDecoder(base: decoder)
         do {
             try openVersioned(shared, readingNewer: readingNewer)
             if shared.storedVersion == version, Self.self != NothingEarlier.self {
@@ -52,7 +52,7 @@ extension VersionedCodable {
     @usableFromInline
     @inline(never)
     static func decodeOther(
-        _ shared: SharedRootDecoder,
+        _ shared: PlaceDecoder,
         walk: (Int?, any Decoder) throws -> Self
     ) throws -> Versioned<Self> {
         if Self.self == NothingEarlier.self {
@@ -72,7 +72,7 @@ extension VersionedCodable {
     /// them) are read.
     @usableFromInline
     @inline(never)
-    static func openVersioned(_ shared: SharedRootDecoder, readingNewer: Bool) throws {
+    static func openVersioned(_ shared: PlaceDecoder, readingNewer: Bool) throws {
         if Self.self == NothingEarlier.self {
             return
         }
@@ -104,7 +104,7 @@ extension VersionedCodable {
     /// Reads a newer document as this type, the newest this build knows, which the document
     /// says older builds may read: the fields at its root that this type does not read are kept.
     @usableFromInline
-    static func decodeNewer(_ shared: SharedRootDecoder) throws -> Versioned<Self> {
+    static func decodeNewer(_ shared: PlaceDecoder) throws -> Versioned<Self> {
         let read = KeysRead()
         shared.typeKeys = read
         let value = try Self(from: shared)
@@ -120,12 +120,7 @@ extension VersionedCodable {
                 unknown.append((key.stringValue, try root.decode(UnknownValue.self, forKey: key)))
             }
         }
-        let newer = NewerDocument(
-            storedVersion: stored,
-            readableFrom: readable,
-            writableFrom: writable,
-            unknownFields: unknown
-        )
+        let newer: NewerDocument = (stored, readable, writable, unknown)
         return Versioned(decoded: value, storedVersion: stored, newer: newer)
     }
 
@@ -174,7 +169,7 @@ extension VersionedCodable {
     /// first, so that every document a version of the chain wrote reads back; the first that
     /// reads a version decides. When none does, what `Self`'s spec read stands: no version, or
     /// its error.
-    static func readStoredVersion(from shared: SharedRootDecoder, chain: VersionChain) throws -> Int? {
+    static func readStoredVersion(from shared: PlaceDecoder, chain: VersionChain) throws -> Int? {
         let (version, keys) = try readVersion(from: shared, chain: chain)
         // In a document that may name the older builds that may read it, the keys that name them
         // are the spec's too.
@@ -187,7 +182,7 @@ extension VersionedCodable {
     }
 
     /// The version and the keys the spec read, or `nil` for the default spec's.
-    private static func readVersion(from shared: SharedRootDecoder, chain: VersionChain) throws -> (Int?, KeysRead?) {
+    private static func readVersion(from shared: PlaceDecoder, chain: VersionChain) throws -> (Int?, KeysRead?) {
         if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self, chain.specs.count == 1 {
             // Exactly what the default spec's synthesized `init(from:)` reads, at the place the
             // shared root has from the start.
@@ -237,7 +232,7 @@ extension VersionedCodable {
     /// which part failed, so it is wrapped in a `DecodingError` that gives the coding path, the
     /// stored version and the versions the chain supports.
     @usableFromInline
-    static func locatingFailure(_ thrown: any Error, of shared: SharedRootDecoder) -> any Error {
+    static func locatingFailure(_ thrown: any Error, of shared: PlaceDecoder) -> any Error {
         // A migration step's error comes wrapped with the step; at the root it is handed back
         // unchanged, as 1.2 did.
         let step = thrown as? MigrationStepFailure
@@ -294,7 +289,7 @@ struct StoredVersionReader<Value: VersionedCodable>: Decodable {
 
     init(from decoder: any Decoder) throws {
         version = try Value.readStoredVersion(
-            from: SharedRootDecoder(base: decoder),
+            from: PlaceDecoder(base: decoder),
             chain: VersionChain(for: Value.self)
         )
     }

@@ -16,7 +16,7 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
         guard Key.self == String.self else {
             // Swift's own decoding makes the keys (integers, `CodingKeyRepresentable` values) of
             // a keyed container that leaves out the spec's keys.
-            return try Self(from: PlaceDecoder(base: decoder, place: place, notes: nil))
+            return try Self(from: PlaceDecoder(base: decoder, place: place))
         }
         // As the coder reads a `[String: …]`: keys as they are, with no key strategy.
         let entries = try decoder.singleValueContainer().decode([String: DecodedEntry<Value>].self)
@@ -43,9 +43,7 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
             merged[key] = .value(value)
         }
         writer.markWritten(place)
-        for (key, entry) in writer.entries(at: place) {
-            merged[key] = entry
-        }
+        writer.forEachEntry(at: place) { merged[$0] = $1 }
         return merged
     }
 }

@@ -35,11 +35,12 @@ extension VersionKeyAtRootVersionPathSpec {
     /// What it writes for the version being written.
     nonisolated(unsafe) static let written = SpecWritten(path: [], [(key.stringValue, .version)])
 
-    /// The keys beside a version's key that hold the oldest versions that may read and write the
-    /// document: for this spec's key, literals, which a decode of a newer document need not
-    /// allocate.
-    static func declarationKeys(besideVersionKey key: String) -> (readable: String, writable: String) {
-        key == self.key.stringValue
-            ? ("versionReadableFrom", "versionWritableFrom") : (key + "ReadableFrom", key + "WritableFrom")
-    }
+}
+
+/// The keys beside a version's key that hold the oldest versions that may read and write the
+/// document: for the default spec's key, literals, which a decode of a newer document need not
+/// allocate.
+func declarationKeys(besideVersionKey key: String) -> (readable: String, writable: String) {
+    key == VersionKeyAtRootVersionPathSpec.key.stringValue
+        ? ("versionReadableFrom", "versionWritableFrom") : (key + "ReadableFrom", key + "WritableFrom")
 }

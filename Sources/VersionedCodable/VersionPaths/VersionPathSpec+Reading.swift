@@ -4,7 +4,7 @@ extension VersionPathSpec {
     ///
     /// - Parameter template: A version whose spec has every part the spec's key path may pass
     ///   through (see ``version(comparedWith:)``).
-    static func readVersion(from shared: SharedRootDecoder, template: Int?) throws -> (Int?, KeysRead) {
+    static func readVersion(from shared: PlaceDecoder, template: Int?) throws -> (Int?, KeysRead) {
         let keys = KeysRead()
         shared.specKeys = keys
         defer { shared.specKeys = nil }

@@ -6,6 +6,7 @@ import Foundation
 ///
 /// Not `indirect`: a kept array or object already holds its values in its own storage, so a box
 /// around each value would only cost an allocation and its memory.
+@usableFromInline
 enum UnknownValue: Codable, Sendable {
     case null
     case bool(Bool)
@@ -21,6 +22,7 @@ enum UnknownValue: Codable, Sendable {
     /// only while the object is written.
     case object([(key: String, value: UnknownValue)])
 
+    @usableFromInline
     init(from decoder: any Decoder) throws {
         // A coder tells what kind a value is only by failing to read it as another kind, so the
         // kinds are tried from the most common leaves (a string, a number, a bool). A property
@@ -163,6 +165,7 @@ enum UnknownValue: Codable, Sendable {
     private static let fullDigits = Decimal(sign: .plus, exponent: 37, significand: 1)
     private static let sixteenDigits = Decimal(sign: .plus, exponent: 15, significand: 1)
 
+    @usableFromInline
     func encode(to encoder: any Encoder) throws {
         switch self {
         case .array(let elements):

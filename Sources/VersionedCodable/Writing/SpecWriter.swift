@@ -227,7 +227,7 @@ final class SpecWriter: Encoder {
     /// document that this build did not read, first, so that the spec's own values win where a
     /// key strategy makes a kept key one of them; what the spec writes; and beside the version the
     /// oldest versions that may read and write the document.
-    private func forEachEntry(at place: SpecWritten, _ body: (String, MergedEntry) throws -> Void) rethrows {
+    func forEachEntry(at place: SpecWritten, _ body: (String, MergedEntry) throws -> Void) rethrows {
         if place === spec {
             for (key, value) in unknownFields {
                 try body(key, .value(value))
@@ -246,13 +246,6 @@ final class SpecWriter: Encoder {
                 try body(declaration.writable, .value(olderBuilds.writableFrom))
             }
         }
-    }
-
-    /// What is written at `place`, for a dictionary that carries it.
-    func entries(at place: SpecWritten) -> [(key: String, entry: MergedEntry)] {
-        var entries: [(key: String, entry: MergedEntry)] = []
-        forEachEntry(at: place) { entries.append(($0, $1)) }
-        return entries
     }
 
     /// Writes the spec's part of `place` into `container`, which stands at it, with the objects

@@ -89,19 +89,9 @@ extension VersionedCodable {
         returning encode: (any Encodable) throws -> Output
     ) rethrows -> Output {
         do {
-            return try encode(OlderVersionWriting(value: self, version: version))
+            return try encode(VersionedRoot(value: self, version: version))
         } catch {
             throw VersionedEncodingError.unwrapped(from: error)
         }
-    }
-}
-
-/// Writes a value as an older version of its type.
-struct OlderVersionWriting<Value: VersionedCodable>: Encodable {
-    let value: Value
-    let version: Int?
-
-    func encode(to encoder: any Encoder) throws {
-        try value.encodeVersioned(asVersion: version, to: encoder)
     }
 }

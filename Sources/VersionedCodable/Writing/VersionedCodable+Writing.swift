@@ -68,21 +68,10 @@ extension VersionedCodable {
             return try Self.write(self, asVersion: version, to: encoder)
         }
         try VersionChain(for: Self.self).checkCanEncode(asVersion: version)
-        try downgradedStep().encodeDowngrading(to: version, encoder: encoder)
-    }
-
-    private func encodeDowngrading(to version: Int?, encoder: any Encoder) throws {
-        if version == Self.version {
-            return try Self.write(self, asVersion: version, to: encoder)
-        }
-        try downgradedStep().encodeDowngrading(to: version, encoder: encoder)
-    }
-
-    private func downgradedStep() throws -> PreviousVersion {
         guard PreviousVersion.self != NothingEarlier.self, PreviousVersion.self != Never.self else {
             throw VersionedEncodingError.noDowngrade(from: Self.self)
         }
-        return try downgraded()
+        try downgraded().encodeVersioned(asVersion: version, to: encoder)
     }
 
     private static func write(
@@ -176,17 +165,23 @@ extension VersionedCodable {
     }
 }
 
-/// The top-level value that `encode(versioned:)` hands its encoder.
+/// The top-level value that `encode(versioned:)` and `encodeTransparently` hand their encoder.
 ///
 /// It keeps the caller's existential as it came, rather than opening it into a
 /// `Versioned<Value>`: the value is not copied, and no generic wrapper type is looked up for
 /// every call.
 struct VersionedRoot: Encodable {
     let value: any VersionedCodable
+    /// The version asked for, or `nil` for the one the encoder object's list of older versions
+    /// gives, which is the current version where the list says nothing.
+    var version: Int?? = nil
     /// The encoder object's list of older versions to write.
-    let versionsToWrite: VersionsToWrite?
+    var versionsToWrite: VersionsToWrite? = nil
 
     func encode(to encoder: any Encoder) throws {
+        if let version {
+            return try value.encodeVersioned(asVersion: version, to: encoder)
+        }
         try value.encodeVersionedAtRoot(to: encoder, versionsToWrite: versionsToWrite)
     }
 }
