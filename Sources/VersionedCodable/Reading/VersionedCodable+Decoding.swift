@@ -106,6 +106,7 @@ extension VersionedCodable {
     @usableFromInline
     static func decodeNewer(_ shared: PlaceDecoder) throws -> Versioned<Self> {
         let read = KeysRead()
+        read.keys.reserveCapacity(16)
         shared.typeKeys = read
         let value = try Self(from: shared)
         let (stored, readable, writable) = shared.newer!

@@ -5,7 +5,7 @@
 /// Made for one decode, filled while its reader reads, and only read after that, or the default
 /// spec's constant (see ``VersionKeyAtRootVersionPathSpec``).
 final class KeysRead {
-    private(set) var keys: [String]
+    var keys: [String]
     /// Keys beside the values read that name the older builds that may read the document: not
     /// read, but the spec's all the same.
     private(set) var declarations: [String] = []

@@ -19,7 +19,7 @@ enum Route {
     /// object, asked only when the value could be one.
     @inline(__always)
     init(_ type: Any.Type, hasPlace: () -> Bool) {
-        if isCodedSpecially(type) || isSingleValue(type) || !hasPlace() {
+        if isSingleValue(type) || isCodedSpecially(type) || !hasPlace() {
             self = .pass
         } else {
             self = type is any DictionaryAtPlace.Type ? .dictionary : .follow
@@ -42,7 +42,9 @@ func isCodedSpecially(_ type: Any.Type) -> Bool {
 /// read and write them, so a generic container method that gets one must not hand it back to
 /// the value's own `Codable` conformance, which would call it again.
 func isSingleValue(_ type: Any.Type) -> Bool {
-    type == String.self || type == Bool.self || type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type
+    // The common types first: a conformance check costs more than a comparison.
+    type == String.self || type == Int.self || type == Bool.self || type == Double.self
+        || type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type
 }
 
 /// Whether a keyed container's keys come from data rather than from a type's `CodingKeys`: its

@@ -61,20 +61,6 @@ final class SpecWritten {
     }
 }
 
-extension SpecWritten {
-    /// The path of the default spec's version, if this is its constant.
-    var versionEntryPath: [String]? {
-        for (key, entry) in entries {
-            switch entry {
-            case .version: return path + [key]
-            case .object(let child): if let found = child.versionEntryPath { return found }
-            case .value: continue
-            }
-        }
-        return nil
-    }
-}
-
 /// What the spec wrote, as a document of its own.
 extension SpecWritten: Encodable {
     func encode(to encoder: any Encoder) throws {

@@ -120,8 +120,8 @@ final class SpecWriter: Encoder {
     /// encoder's `userInfo`. Asked only when a type writes where the spec does, or the document
     /// names older builds.
     private(set) lazy var versionPath: [String]? = {
-        if let marked = spec.versionEntryPath {
-            return marked
+        if let marked = spec.entries.first(where: { if case .version = $0.entry { true } else { false } }) {
+            return [marked.key]
         }
         let written = spec.integers(version: version).filter { $0.value == version }
         let other =
@@ -211,11 +211,12 @@ final class SpecWriter: Encoder {
         guard !isWritten(place) else {
             return
         }
-        var any = false
-        forEachEntry(at: place) { _, _ in any = true }
         // An empty object the spec writes is written too, as a reader of its own (a 1.2 build
         // whose spec needs the object) expects it.
-        guard any else {
+        let hasEntries =
+            place.entries.contains { if case .version = $0.entry { version != nil } else { true } }
+            || declaration?.path == place.path || (place === spec && !unknownFields.isEmpty)
+        guard hasEntries else {
             return
         }
         markWritten(place)
@@ -253,10 +254,16 @@ final class SpecWriter: Encoder {
     func write(_ place: SpecWritten, into container: inout KeyedEncodingContainer<ForwardedKey>) throws {
         try forEachEntry(at: place) { key, entry in
             switch entry {
-            case .value(let value):
-                if gaveWay.isEmpty || !gaveWay.contains(place.path + [key]) {
+            case .value(let value) where gaveWay.isEmpty || !gaveWay.contains(place.path + [key]):
+                // A version, or an oldest version that may read or write, through the coder's
+                // typed method, its fast path.
+                if let integer = value as? Int {
+                    try container.encode(integer, forKey: ForwardedKey(stringValue: key))
+                } else {
                     try container.encode(value, forKey: ForwardedKey(stringValue: key))
                 }
+            case .value:
+                break
             case .object(let child, _):
                 guard !isWritten(child) else {
                     return

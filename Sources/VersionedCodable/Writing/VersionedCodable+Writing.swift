@@ -115,7 +115,10 @@ extension VersionedCodable {
                 )
             }
         }
-        if let problem = VersionChain(for: Self.self).problem {
+        // The chain is asked where the spec keeps the version, or for the older builds named.
+        if VersionSpec.self != VersionKeyAtRootVersionPathSpec.self || compatibility != .incompatible,
+            let problem = VersionChain(for: Self.self).problem
+        {
             throw VersionedDecodingError.invalidVersionChain(problem)
         }
         // The spec is asked what it writes for this version, with this encoder's `userInfo`; the
