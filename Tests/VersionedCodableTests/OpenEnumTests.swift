@@ -201,3 +201,47 @@ struct OpenEnumTests {
         #expect(read == parcel)
     }
 }
+
+@Suite("Open enums as dictionary keys")
+struct OpenEnumKeyTests {
+    enum Kind: String, Codable, CodingKeyRepresentable, Hashable, Sendable { case north, parcel }
+    enum Level: Int, Codable, CodingKeyRepresentable, Hashable, Sendable { case low = 1, high = 2 }
+
+    @Test("A dictionary keyed by an open enum is written and read as one keyed by the plain enum")
+    func writtenAsThePlainEnum() throws {
+        let open: [OpenEnum<Kind>: Int] = [.known(.north): 1, .known(.parcel): 2]
+        let plain: [Kind: Int] = [.north: 1, .parcel: 2]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(open) == encoder.encode(plain))
+        #expect(try JSONDecoder().decode([OpenEnum<Kind>: Int].self, from: encoder.encode(plain)) == open)
+        let levels: [OpenEnum<Level>: String] = [.known(.low): "a"]
+        #expect(try encoder.encode(levels) == encoder.encode([Level.low: "a"]))
+        for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+            let plistEncoder = PropertyListEncoder()
+            plistEncoder.outputFormat = format
+            let written = try plistEncoder.encode(open)
+            #expect(try PropertyListDecoder().decode([Kind: Int].self, from: written) == plain)
+        }
+    }
+
+    @Test("Keys this build does not know are kept and written back unchanged")
+    func unknownKeysRoundTrip() throws {
+        let document = Data(#"{"north":1,"drone":5}"#.utf8)
+        let read = try JSONDecoder().decode([OpenEnum<Kind>: Int].self, from: document)
+        #expect(read == [.known(.north): 1, .unknown("drone"): 5])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(read), as: UTF8.self) == #"{"drone":5,"north":1}"#)
+        let levels = try JSONDecoder().decode([OpenEnum<Level>: Int].self, from: Data(#"{"1":1,"7":7}"#.utf8))
+        #expect(levels == [.known(.low): 1, .unknown(7): 7])
+    }
+
+    @Test("Equal values are interchangeable: known gives the case for any raw value this build knows")
+    func knownForAnyRawValue() {
+        #expect(OpenEnum<Kind>.unknown("parcel").known == .parcel)
+        #expect(OpenEnum<Kind>.unknown("parcel") == .known(.parcel))
+        #expect(OpenEnum<Kind>.unknown("drone").known == nil)
+        #expect(OpenEnum<Kind>(rawValue: "north").known == .north)
+    }
+}

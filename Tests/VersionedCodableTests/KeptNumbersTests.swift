@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import VersionedCodable
+
+// A number an older build keeps without reading comes back as a plain field of the matching
+// Swift type writes it: exactly where an integer type or a `Decimal` holds it, otherwise as the
+// `Double` the coder reads. Reading never refuses a number that a plain `Double` field reads.
+
+@Suite("Kept numbers come back as a plain field writes them")
+struct KeptNumbersTests {
+    /// The newer build's version, with a `Double` the older build does not know.
+    struct Reading: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        static let compatibility = ForwardCompatibility.compatible
+        typealias PreviousVersion = ChoreV2
+        var name: String
+        var done: Bool
+        var value: Double
+
+        init(name: String, done: Bool, value: Double) {
+            self.name = name
+            self.done = done
+            self.value = value
+        }
+
+        init(from old: ChoreV2) {
+            self.init(name: old.name, done: old.done, value: 0)
+        }
+    }
+
+    static let doubles: [Double] = [
+        .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e308, 1e-308, 5e-324, .leastNormalMagnitude, 0.1,
+        1.0 / 3, 123_456_789.125, -2.5e-200, 9_007_199_254_740_993, 0x1p63, 1e22,
+    ]
+
+    @Test(
+        "A Double a newer build writes is kept by an older build and written back as it was, in every format",
+        arguments: SpecTruth.Format.allCases
+    )
+    func doublesRoundTrip(format: SpecTruth.Format) throws {
+        for double in Self.doubles {
+            let newer = Reading(name: "n", done: true, value: double)
+            let written = try format.write(newer)
+            var old = try format.readPlain(Versioned<ChoreV2>.self, written)
+            #expect(old.isFromNewerVersion)
+            old.wrappedValue.done = false
+            let back = try format.readValue(Reading.self, try format.writePlain(old))
+            #expect(back == Reading(name: "n", done: false, value: double), "\(double) in \(format)")
+        }
+    }
+
+    @Test("JSON numbers come back as the matching plain field writes them")
+    func jsonNumbers() throws {
+        let header = #"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","done":true,"x":"#
+        // Integers and numbers whose digits a Decimal holds come back digit for digit.
+        for exact in ["-9223372036854775808", "18446744073709551615", "0.1", "3.14159265358979323846", "1.5e-7"] {
+            let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: Data((header + exact + "}").utf8))
+            struct Field: Decodable { var x: Decimal }
+            let back = try JSONDecoder().decode(Field.self, from: JSONEncoder().encode(read))
+            #expect(back.x == Decimal(string: exact), "\(exact) came back as \(back.x)")
+        }
+        // Beyond a Decimal's exponents or digits: as the Double a plain field writes.
+        for beyond in ["1e308", "-1.7976931348623157e+308", "4.9e-324", "123456789012345678901234567890123456789012"] {
+            let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: Data((header + beyond + "}").utf8))
+            let back = String(decoding: try JSONEncoder().encode(read), as: UTF8.self)
+            let plain = try #require(try plainDoubleField(beyond))
+            #expect(back.contains(#""x":\#(plain)"#), "\(beyond) came back as \(back)")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import VersionedCodable
+
+// A type whose optional header shares the spec's object (`_metadata`, with the version at
+// `_metadata.version`) and that writes it as `null` while it is `nil` reads its own document
+// back: an object that holds only what the spec wrote is the `nil` header.
+
+@Suite("An optional header where the spec writes")
+struct OptionalHeaderTests {
+    struct Document: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        struct Meta: Codable, Equatable { var owner: String }
+        var _metadata: Meta?
+        var body: String
+
+        enum CodingKeys: String, CodingKey { case _metadata, body }
+
+        init(meta: Meta?, body: String) {
+            _metadata = meta
+            self.body = body
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            _metadata = try container.decode(Meta?.self, forKey: ._metadata)
+            body = try container.decode(String.self, forKey: .body)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(_metadata, forKey: ._metadata)
+            try container.encode(body, forKey: .body)
+        }
+    }
+
+    @Test("A header written as null while nil reads back as nil, in every format", arguments: SpecTruth.Format.allCases)
+    func nullHeaderReadsBack(format: SpecTruth.Format) throws {
+        for value in [Document(meta: nil, body: "x"), Document(meta: .init(owner: "ann"), body: "y")] {
+            let written = try format.write(value)
+            #expect(try format.readValue(Document.self, written) == value)
+        }
+    }
+}
