@@ -4,6 +4,10 @@ import PackageDescription
 
 let package = Package(
     name: "VersionedCodable",
+    // The floor of Swift concurrency (the store's async requirements, its actor) and of Swift
+    // Testing (VersionedCodableTesting): nothing in the products needs more, and types that
+    // need a newer system, such as `Never`'s `Codable` conformance, say so themselves.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .library(name: "VersionedCodable", targets: ["VersionedCodable"]),
         .library(name: "VersionedCodableTesting", targets: ["VersionedCodableTesting"]),
