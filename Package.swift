@@ -28,7 +28,7 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // The Poem history of the example, shared with the tests: the example compiles the same
-        // file through a symlink, so tests never import an executable and the README's
+        // file through a symlink, so tests never import an executable and the documentation's
         // samples stay plain internal declarations.
         .target(
             name: "PoemHistory",
