@@ -4,6 +4,10 @@ import PackageDescription
 
 let package = Package(
     name: "VersionedCodable",
+    // The floor of Swift concurrency (the store's async requirements, its actor) and of Swift
+    // Testing (VersionedCodableTesting): nothing in the products needs more, and types that
+    // need a newer system, such as `Never`'s `Codable` conformance, say so themselves.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .library(name: "VersionedCodable", targets: ["VersionedCodable"]),
         .library(name: "VersionedCodableTesting", targets: ["VersionedCodableTesting"]),
@@ -11,13 +15,20 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "VersionedCodable"),
+        // A library that ships inside apps carries a privacy manifest, which App Store review
+        // reads from its resource bundle: the core's declares nothing, the store's its one use
+        // of the system's uptime. PrivacyManifestTests hold each to its library's sources.
+        .target(name: "VersionedCodable", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "VersionedCodableTesting", dependencies: ["VersionedCodable"]),
         // Census and resumable upgrades of stored documents, over any store an adapter
         // describes; the adapters for real databases live in the examples' packages.
-        .target(name: "VersionedCodableStore", dependencies: ["VersionedCodable"]),
+        .target(
+            name: "VersionedCodableStore",
+            dependencies: ["VersionedCodable"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]
+        ),
         // The Poem history of the example, shared with the tests: the example compiles the same
-        // file through a symlink, so tests never import an executable and the README's
+        // file through a symlink, so tests never import an executable and the documentation's
         // samples stay plain internal declarations.
         .target(
             name: "PoemHistory",

@@ -7,6 +7,7 @@ import PackageDescription
 // dependencies.
 let package = Package(
     name: "VersionedCodableIntegrationTests",
+    platforms: [.macOS(.v10_15)],
     products: [
         .library(name: "VersionedCodableCoders", targets: ["VersionedCodableCoders"])
     ],

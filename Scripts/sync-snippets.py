@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Copies compiled code into the README, the DocC articles and the documentation comments.
+"""Copies compiled code into the README, the guides, the DocC articles and the documentation
+comments.
 
 A region of a Swift file between `// snippet: NAME` and `// end snippet` is the source of
 truth; regions may nest, and `// end snippet` closes the innermost one. In Markdown, a
@@ -7,13 +8,16 @@ truth; regions may nest, and `// end snippet` closes the innermost one. In Markd
 documentation comment of a Swift file under Sources, the same marker and block written as
 `///` lines are replaced the same way, so documented code is always code the package
 compiles. The test suite checks the result (ReadmeSnippetTests); run this script after
-changing a snippet's code.
+changing a snippet's code. With `--check` it writes nothing and fails when a document differs
+from what it would write, as `.ci/check-generated` runs it.
 """
 import pathlib
 import re
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
+checking = "--check" in sys.argv[1:]
+stale = []
 
 
 def is_built(path):
@@ -47,11 +51,17 @@ def snippet(name, where):
 
 def update(path, text):
     if text != path.read_text(encoding="utf-8"):
+        if checking:
+            stale.append(str(path.relative_to(root)))
+            return
         path.write_text(text, encoding="utf-8")
         print(f"updated {path.relative_to(root)}")
 
 
-documents = [root / "README.md"] + sorted(root.glob("Sources/*/*.docc/*.md"))
+# The README, the DocC articles, and the guides beside the examples and the benchmarks.
+guides = [root / "README.md", root / "CONTRIBUTING.md", root / "Benchmarks" / "README.md"]
+examples = sorted(root.glob("Examples/*/README.md"))
+documents = guides + examples + sorted(root.glob("Sources/*/*.docc/*.md"))
 for document in documents:
 
     def replace_in_markdown(match):
@@ -79,3 +89,7 @@ for source in sorted(filter(is_built, (root / "Sources").rglob("*.swift"))):
 
 if missing:
     sys.exit("unknown snippets: " + ", ".join(missing))
+if stale:
+    sys.exit("samples out of date in " + ", ".join(stale) + "; run python3 Scripts/sync-snippets.py")
+if checking:
+    print("Every documentation sample matches its snippet.")

@@ -6,6 +6,7 @@ import PackageDescription
 // reads them. Its own package so that the root package keeps no dependencies.
 let package = Package(
     name: "DocumentStore",
+    platforms: [.macOS(.v10_15)],
     products: [
         .executable(name: "document-store", targets: ["document-store"])
     ],

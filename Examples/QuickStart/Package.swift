@@ -7,6 +7,8 @@ import PackageDescription
 // start against the code it documents; a user's package names the repository's URL instead.
 let package = Package(
     name: "QuickStart",
+    // A package that depends on VersionedCodable declares at least its platforms.
+    platforms: [.macOS(.v10_15)],
     dependencies: [
         .package(name: "VersionedCodable", path: "../..")
     ],
