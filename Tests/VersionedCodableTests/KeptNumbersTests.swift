@@ -29,8 +29,8 @@ struct KeptNumbersTests {
     }
 
     static let doubles: [Double] = [
-        .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e308, 1e-308, 5e-324, .leastNormalMagnitude, 0.1,
-        1.0 / 3, 123_456_789.125, -2.5e-200, 9_007_199_254_740_993, 0x1p63, 1e22,
+        .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e308, 1e-308, .leastNonzeroMagnitude, .leastNormalMagnitude,
+        0.1, 1.0 / 3, 123_456_789.125, -2.5e-200, 0x1p53 + 2, 0x1p63, 1e22,
     ]
 
     @Test(
