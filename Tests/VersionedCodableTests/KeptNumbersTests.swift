@@ -29,7 +29,8 @@ struct KeptNumbersTests {
     }
 
     static let doubles: [Double] = [
-        .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e308, 1e-308, .leastNonzeroMagnitude, .leastNormalMagnitude,
+        .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e308, 1e-308, .leastNonzeroMagnitude,
+        .leastNormalMagnitude,
         0.1, 1.0 / 3, 123_456_789.125, -2.5e-200, 0x1p53 + 2, 0x1p63, 1e22,
     ]
 
@@ -53,7 +54,12 @@ struct KeptNumbersTests {
     func jsonNumbers() throws {
         let header = #"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","done":true,"x":"#
         // Integers and numbers whose digits a Decimal holds come back digit for digit.
-        for exact in ["-9223372036854775808", "18446744073709551615", "0.1", "3.14159265358979323846", "1.5e-7"] {
+        let exactNumbers = [
+            "-9223372036854775808", "18446744073709551615", "0.1", "3.14159265358979323846", "1.5e-7",
+            "12345678901234567890123456789012345678", "0.12345678901234567890123456789012345678",
+            "10000000000000000000000000000000000001",
+        ]
+        for exact in exactNumbers {
             let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: Data((header + exact + "}").utf8))
             struct Field: Decodable { var x: Decimal }
             let back = try JSONDecoder().decode(Field.self, from: JSONEncoder().encode(read))

@@ -71,4 +71,63 @@ struct ListingKeysTests {
         let back = try format.readValue(NewChore.self, try format.writePlain(old))
         #expect(back == NewChore(name: "plates", due: "monday", note: "soap", extra: ["a": 1]))
     }
+
+    /// The old build's newest version, which keeps the fields it can read as strings and tries
+    /// every other key as one.
+    struct TryingChore: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        var strings: [String: String]
+
+        init(strings: [String: String]) { self.strings = strings }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SharedRootDecoderTests.Tally.AnyKey.self)
+            var strings: [String: String] = [:]
+            for key in container.allKeys {
+                // A failed try is not a read: the key is kept.
+                if try !container.decodeNil(forKey: key), let value = try? container.decode(String.self, forKey: key) {
+                    strings[key.stringValue] = value
+                }
+            }
+            self.strings = strings
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: SharedRootDecoderTests.Tally.AnyKey.self)
+            for (key, value) in strings {
+                try container.encode(value, forKey: SharedRootDecoderTests.Tally.AnyKey(stringValue: key))
+            }
+        }
+    }
+
+    struct TriedChore: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        static let compatibility = ForwardCompatibility.compatible
+        typealias PreviousVersion = TryingChore
+        var name: String
+        var tags: [String]
+        var count: Int
+
+        init(name: String, tags: [String], count: Int) {
+            self.name = name
+            self.tags = tags
+            self.count = count
+        }
+
+        init(from old: TryingChore) {
+            self.init(name: old.strings["name"] ?? "", tags: [], count: 0)
+        }
+    }
+
+    @Test(
+        "A key the older type tried and failed to read is kept, in every format",
+        arguments: SpecTruth.Format.allCases
+    )
+    func failedTriesAreNotReads(format: SpecTruth.Format) throws {
+        let newer = TriedChore(name: "dishes", tags: ["home"], count: 3)
+        let old = try format.readPlain(Versioned<TryingChore>.self, try format.write(newer))
+        #expect(old.wrappedValue.strings == ["name": "dishes"])
+        #expect(try format.readValue(TriedChore.self, try format.writePlain(old)) == newer)
+    }
 }

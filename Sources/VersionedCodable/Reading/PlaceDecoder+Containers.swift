@@ -67,11 +67,16 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     @inline(__always)
     private func read<T>(
         _ key: Key,
+        noting isRead: (T) -> Bool = { _ in true },
         _ body: (KeyedDecodingContainer<ForwardedKey>, ForwardedKey) throws -> T
     ) throws -> T {
-        notes?.note(key.stringValue)
         do {
-            return try body(base, ForwardedKey(key))
+            let value = try body(base, ForwardedKey(key))
+            // Noted once read: a type may try one kind of value, and fall back to another key.
+            if let notes, isRead(value) {
+                notes.note(key.stringValue)
+            }
+            return value
         } catch let error as DecodingError {
             if place == nil {
                 noteIfMissing(key, error)
@@ -96,7 +101,10 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     // type, rather than all through the generic `decode(_:forKey:)`: the real container's typed
     // overloads are its fast paths (no generic dispatch, no boxing of the value), and a generic
     // fallback would cost every field of every versioned decode.
-    func decodeNil(forKey key: Key) throws -> Bool { try read(key) { try $0.decodeNil(forKey: $1) } }
+    func decodeNil(forKey key: Key) throws -> Bool {
+        // Only a `null` is read by asking: any other value is read by decoding it.
+        try read(key, noting: { $0 }) { try $0.decodeNil(forKey: $1) }
+    }
     func decode(_ t: Bool.Type, forKey key: Key) throws -> Bool { try read(key) { try $0.decode(t, forKey: $1) } }
     func decode(_ t: String.Type, forKey key: Key) throws -> String { try read(key) { try $0.decode(t, forKey: $1) } }
     func decode(_ t: Double.Type, forKey key: Key) throws -> Double { try read(key) { try $0.decode(t, forKey: $1) } }
@@ -114,10 +122,11 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // Nested values (versioned parts among them) recurse through this frame, so the common
         // case reads the real container itself, and a place below is decided out of line.
-        if let place, !place.hasObjects {
-            notes?.note(key.stringValue)
+        if let place, place.objects.isEmpty {
             do {
-                return try base.decode(type, forKey: ForwardedKey(key))
+                let value = try base.decode(type, forKey: ForwardedKey(key))
+                notes?.note(key.stringValue)
+                return value
             } catch let error as DecodingError {
                 throw error.restoring(key, atDepth: base.codingPath.count)
             }
@@ -137,7 +146,7 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
             let decoder = try read(key) { try $0.superDecoder(forKey: $1) }
             return try T(from: PlaceDecoder(base: decoder, specKeys: notes.object(at: key.stringValue)))
         }
-        guard let below = place.child(key.stringValue), !Route(T.self, hasPlace: { true }).isPass else {
+        guard let below = place.child(key.stringValue), Route(T.self, hasPlace: { true }) != .pass else {
             return try read(key) { try $0.decode(type, forKey: $1) }
         }
         return try read(key) { try decode(type, below: below, at: $1, ifPresent: false)! }
@@ -189,10 +198,11 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         // As in `decode`, the common case reads the real container itself.
-        if let place, !place.hasObjects {
-            notes?.note(key.stringValue)
+        if let place, place.objects.isEmpty {
             do {
-                return try base.decodeIfPresent(type, forKey: ForwardedKey(key))
+                let value = try base.decodeIfPresent(type, forKey: ForwardedKey(key))
+                notes?.note(key.stringValue)
+                return value
             } catch let error as DecodingError {
                 throw error.restoring(key, atDepth: base.codingPath.count)
             }
@@ -210,7 +220,7 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
             }
             return try decodeRouted(type, forKey: key)
         }
-        guard let below = place.child(key.stringValue), !Route(T.self, hasPlace: { true }).isPass else {
+        guard let below = place.child(key.stringValue), Route(T.self, hasPlace: { true }) != .pass else {
             return try read(key) { try $0.decodeIfPresent(type, forKey: $1) }
         }
         return try read(key) { try decode(type, below: below, at: $1, ifPresent: true) }

@@ -116,13 +116,11 @@ extension VersionedCodable {
         }
         var unknown: [(key: String, value: UnknownValue)] = []
         let root = try shared.sharedRoot()
-        for key in root.allKeys where !read.readAll && !read.owns(key.stringValue) {
-            if !shared.place.owns(key.stringValue) {
-                unknown.append((key.stringValue, try root.decode(UnknownValue.self, forKey: key)))
-            }
+        for key in root.allKeys
+        where !read.readAll && !read.owns(key.stringValue) && !shared.place.owns(key.stringValue) {
+            unknown.append((key.stringValue, try root.decode(UnknownValue.self, forKey: key)))
         }
-        let newer: NewerDocument = (stored, readable, writable, unknown)
-        return Versioned(decoded: value, storedVersion: stored, newer: newer)
+        return Versioned(decoded: value, storedVersion: stored, newer: (stored, readable, writable, unknown))
     }
 
     /// The oldest versions that the document says may read and write it, if it says: beside

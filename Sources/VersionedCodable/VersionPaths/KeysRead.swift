@@ -42,8 +42,6 @@ final class KeysRead {
         objects.first { $0.key == key }?.keys
     }
 
-    var hasObjects: Bool { !objects.isEmpty }
-
     /// Whether `key` was read here.
     func owns(_ key: String) -> Bool {
         keys.contains(key) || declarations.contains(key)

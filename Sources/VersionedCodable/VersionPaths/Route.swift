@@ -25,10 +25,6 @@ enum Route {
             self = type is any DictionaryAtPlace.Type ? .dictionary : .follow
         }
     }
-
-    var isPass: Bool {
-        if case .pass = self { true } else { false }
-    }
 }
 
 /// Types that Foundation's coders read and write in a way of their own (a date by the date

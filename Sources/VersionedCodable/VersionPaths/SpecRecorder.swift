@@ -49,7 +49,7 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
 
     /// What `value` writes at `key`: an object, followed, or the value itself.
     func entry<T: Encodable>(for value: T, at key: String) throws -> SpecWritten.Entry {
-        if Route(T.self, hasPlace: { true }).isPass {
+        if Route(T.self, hasPlace: { true }) == .pass {
             return .value(value)
         }
         let object = SpecWritten(path: node.path + [key])
@@ -63,7 +63,7 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
     /// is followed at the same place; a single value there is recorded as the place's whole
     /// value by the container above, and cannot stand at the root.
     func encode<T: Encodable>(_ value: T) throws {
-        if !Route(T.self, hasPlace: { true }).isPass, !(value is any NilRepresentable) {
+        if Route(T.self, hasPlace: { true }) != .pass, !(value is any NilRepresentable) {
             return try value.encode(to: self)
         }
         if node.path.isEmpty {

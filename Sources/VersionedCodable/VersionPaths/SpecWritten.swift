@@ -49,13 +49,13 @@ final class SpecWritten {
     }
 
     /// The paths, depth first in the order the spec wrote them, of the integers here and below,
-    /// with their values; the default spec's version as `version`.
-    func integers(version: Int?) -> [(path: [String], value: Int)] {
+    /// with their values.
+    func integers() -> [(path: [String], value: Int)] {
         entries.flatMap { key, entry -> [(path: [String], value: Int)] in
             switch entry {
-            case .object(let child): return child.integers(version: version)
+            case .object(let child): return child.integers()
             case .value(let value): return integer(value).map { [(path + [key], $0)] } ?? []
-            case .version: return version.map { [(path + [key], $0)] } ?? []
+            case .version: return []
             }
         }
     }

@@ -98,8 +98,9 @@ enum UnknownValue: Codable, Sendable {
             }
             return .double(double)
         }
-        if decimal.significand >= fullDigits {
-            // The coder dropped digits past its 38th: the `Double` it read is what a field reads.
+        if decimal.significand > fullDigits {
+            // The coder may have dropped digits that did not fit: the `Double` it read is what a
+            // field reads.
             return .double(double)
         }
         if decimal.exponent >= 0 {
@@ -160,9 +161,10 @@ enum UnknownValue: Codable, Sendable {
         }
     }
 
-    /// The least numbers of 38 digits and of 16: JSONDecoder keeps at most 38 or 39 digits and
-    /// drops the rest, so a number that fills them may have lost some.
-    private static let fullDigits = Decimal(sign: .plus, exponent: 37, significand: 1)
+    /// The greatest significand after which a `Decimal`'s 128 bits hold one more digit, and the
+    /// least number of 16 digits: JSONDecoder drops the digits of a number that do not fit, so
+    /// one read with a greater significand may have lost some.
+    private static let fullDigits = Decimal(string: "34028236692093846346337460743176821145")!
     private static let sixteenDigits = Decimal(sign: .plus, exponent: 15, significand: 1)
 
     @usableFromInline

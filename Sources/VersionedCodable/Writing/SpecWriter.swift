@@ -114,36 +114,36 @@ final class SpecWriter: Encoder {
         return true
     }
 
-    /// The keys from the root to the integer the spec wrote that is the version, or `nil` when
-    /// none is: the default spec's `version`, or the integer that another spec writes as this
-    /// version, and as another version of the chain when it is asked to write that one, with this
-    /// encoder's `userInfo`. Asked only when a type writes where the spec does, or the document
-    /// names older builds.
-    private(set) lazy var versionPath: [String]? = {
+    /// The paths from the root to the integers the spec wrote that are the version, first in
+    /// the order it wrote them: the default spec's `version`, or each integer that another spec
+    /// writes as this version, and as another version of the chain when it is asked to write
+    /// that one, with this encoder's `userInfo`. Asked only when a type writes where the spec
+    /// does, or the document names older builds.
+    private(set) lazy var versionPaths: [[String]] = {
         if let marked = spec.entries.first(where: { if case .version = $0.entry { true } else { false } }) {
-            return [marked.key]
+            return [[marked.key]]
         }
-        let written = spec.integers(version: version).filter { $0.value == version }
         let other =
             VersionChain(for: valueType).versions.lazy.compactMap { $0 }.first { $0 != self.version }
             ?? (version.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1)
         let spec = valueType.versionSpecType.init(withVersion: other)
         guard let recorded = try? SpecRecorder.record(spec, userInfo: userInfo) else {
-            return nil
+            return []
         }
-        let changed = recorded.integers(version: other).filter { $0.value == other }.map(\.path)
-        return written.first { changed.contains($0.path) }?.path
+        let changed = recorded.integers().filter { $0.value == other }.map(\.path)
+        return self.spec.integers().filter { $0.value == version && changed.contains($0.path) }
+            .map(\.path)
     }()
 
     /// Whether the spec writes the version at `path`.
     func isVersion(_ path: [String]) -> Bool {
-        path == versionPath
+        versionPaths.contains(path)
     }
 
     /// Where the oldest versions that may read and write the document are written, when they
     /// are: beside the version, under its key with `ReadableFrom` and `WritableFrom` added.
     private var declaration: (path: [String], readable: String, writable: String)? {
-        guard olderBuilds != nil, let path = versionPath else {
+        guard olderBuilds != nil, let path = versionPaths.first else {
             return nil
         }
         let keys = declarationKeys(besideVersionKey: path.last!)

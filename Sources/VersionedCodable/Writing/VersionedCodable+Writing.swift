@@ -134,7 +134,7 @@ extension VersionedCodable {
         } else if compatibility != .incompatible, version == Self.version {
             writer.olderBuilds = olderBuilds
         }
-        if writer.olderBuilds != nil, writer.versionPath == nil {
+        if writer.olderBuilds != nil, writer.versionPaths.isEmpty {
             let reason =
                 "keeps the version where no integer it writes is the version, so the older builds "
                 + "that may read the document cannot be named beside it; declare this version incompatible"
