@@ -88,38 +88,10 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
 // 1.2's error had one case and no payload, so it was `Hashable` without saying so; programs
 // keep it in sets and dictionaries.
 extension VersionedEncodingError: Hashable {
-    /// Hashes what ``==(_:_:)`` compares: the case, and its types, versions and paths.
+    /// Hashes the error's description, which two equal errors share: it names the case, and its
+    /// types, versions and paths.
     public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .typeHasClashingVersionField:
-            hasher.combine(0)
-        case .versionLocationNotAnObject(let path):
-            hasher.combine(1)
-            hasher.combine(path)
-        case .noDowngrade(let type):
-            hasher.combine(2)
-            hasher.combine(ObjectIdentifier(type))
-        case .notRepresentable(let type, let context):
-            hasher.combine(3)
-            hasher.combine(ObjectIdentifier(type))
-            hasher.combine(context.debugDescription)
-            hasher.combine(context.codingPath.map(\.stringValue))
-        case .versionNotInChain(let version, let chain):
-            hasher.combine(4)
-            hasher.combine(version)
-            hasher.combine(chain.types.map(ObjectIdentifier.init))
-        case .cannotHoldVersion(let type, let version):
-            hasher.combine(6)
-            hasher.combine(ObjectIdentifier(type))
-            hasher.combine(version)
-        case .dictionaryEntryClash(let key):
-            hasher.combine(7)
-            hasher.combine(key)
-        case .cannotWriteNewerDocument(let version, let writableFrom):
-            hasher.combine(5)
-            hasher.combine(version)
-            hasher.combine(writableFrom)
-        }
+        hasher.combine(description)
     }
 }
 
