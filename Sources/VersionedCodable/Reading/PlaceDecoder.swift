@@ -11,25 +11,28 @@
 @usableFromInline
 internal final class PlaceDecoder: Decoder {
     let base: any Decoder
+    // Its stored properties skip dynamic exclusivity checks, which every field read or written
+    // would pay: an instance serves the one decode or encode that made it, whose accesses never
+    // overlap, and the default spec's constant places are only read.
     @exclusivity(unchecked) private var root: KeyedDecodingContainer<ForwardedKey>?
     /// What the spec read here, which the type does not see where it lists keys.
-    var place: KeysRead
+    @exclusivity(unchecked) var place: KeysRead
     /// While a spec reads here: where its keys are noted.
-    var specKeys: KeysRead?
+    @exclusivity(unchecked) var specKeys: KeysRead?
     /// The keys the type reads at the root, noted only for a document newer than this build.
-    var typeKeys: KeysRead?
+    @exclusivity(unchecked) var typeKeys: KeysRead?
     /// Whether the version was read by the requested type's own spec, rather than an older one.
-    var foundByOwnSpec = true
+    @exclusivity(unchecked) var foundByOwnSpec = true
     /// The version read from the document, kept here so that the frame of the versioned
     /// decode that nested parts recurse through need not hold it twice.
     @usableFromInline
-    var storedVersion: Int?
+    @exclusivity(unchecked) var storedVersion: Int?
     /// Whether ``storedVersion`` was read, for describing a failure.
-    var versionWasRead = false
+    @exclusivity(unchecked) var versionWasRead = false
     /// A document newer than this build that declares it may read it: its version and the
     /// oldest versions that may read and write it.
     @usableFromInline
-    var newer: (storedVersion: Int, readableFrom: Int, writableFrom: Int)?
+    @exclusivity(unchecked) var newer: (storedVersion: Int, readableFrom: Int, writableFrom: Int)?
 
     @usableFromInline
     init(base: any Decoder) {

@@ -4,6 +4,9 @@
 /// Made for one encode by ``SpecRecorder`` and only read after that, or the default spec's
 /// constant (see ``VersionKeyAtRootVersionPathSpec``).
 final class SpecWritten {
+    // Its stored properties skip dynamic exclusivity checks, which every field read or written
+    // would pay: an instance serves the one decode or encode that made it, whose accesses never
+    // overlap, and the default spec's constant places are only read.
     enum Entry {
         case value(any Encodable)
         /// The version being written, as the default spec writes it: nothing for `nil`.
@@ -13,12 +16,12 @@ final class SpecWritten {
 
     /// The keys from the root to this object.
     let path: [String]
-    private(set) var entries: [(key: String, entry: Entry)]
+    @exclusivity(unchecked) private(set) var entries: [(key: String, entry: Entry)]
     /// Whether the spec opened a keyed container here, so that what it wrote here is an object.
-    var opened = false
+    @exclusivity(unchecked) var opened = false
     /// What makes the spec's part impossible to merge into a document, found while recording:
     /// kept at the root.
-    var problem: String?
+    @exclusivity(unchecked) var problem: String?
 
     init(path: [String], _ entries: [(key: String, entry: Entry)] = []) {
         self.path = path

@@ -18,6 +18,9 @@ final class SpecWriter: Encoder {
     }
 
     let base: any Encoder
+    // Its stored properties skip dynamic exclusivity checks, which every field read or written
+    // would pay: an instance serves the one decode or encode that made it, whose accesses never
+    // overlap, and the default spec's constant places are only read.
     /// What the spec writes in this encode.
     let spec: SpecWritten
     let version: Int?
@@ -25,19 +28,20 @@ final class SpecWriter: Encoder {
     let valueType: any VersionedCodable.Type
     /// The oldest versions that may read and write the document, written beside the version
     /// when they are older than it.
-    var olderBuilds: (readableFrom: Int, writableFrom: Int)?
+    @exclusivity(unchecked) var olderBuilds: (readableFrom: Int, writableFrom: Int)?
     /// The fields of a newer document that this build did not read, written back at the root.
-    var unknownFields: [(key: String, value: UnknownValue)] = []
-    private(set) var finding: Finding?
+    @exclusivity(unchecked) var unknownFields: [(key: String, value: UnknownValue)] = []
+    @exclusivity(unchecked) private(set) var finding: Finding?
     /// Whether the spec's part of the root is written, and of which other objects: the root
     /// apart, so that the common encode allocates no list.
-    private var rootIsWritten = false
-    private var written: [ObjectIdentifier] = []
+    @exclusivity(unchecked) private var rootIsWritten = false
+    @exclusivity(unchecked) private var written: [ObjectIdentifier] = []
     /// The objects the type opened with `nestedContainer` or `superEncoder`, and how to reach
     /// them: the spec's part is written there when the enclosing object is done.
-    private var held: [(place: SpecWritten, container: () -> KeyedEncodingContainer<ForwardedKey>)] = []
+    @exclusivity(unchecked) private var held:
+        [(place: SpecWritten, container: () -> KeyedEncodingContainer<ForwardedKey>)] = []
     /// The paths where the spec's `null` gave way to the type's value.
-    private var gaveWay: [[String]] = []
+    @exclusivity(unchecked) private var gaveWay: [[String]] = []
 
     init(base: any Encoder, spec: SpecWritten, version: Int?, valueType: any VersionedCodable.Type) {
         self.base = base
