@@ -76,13 +76,20 @@ final class SpecWriter: Encoder {
         // needs no watching. Any container can write "super", through its key-less super encoder.
         guard
             place.entries.contains(where: { $0.key == "super" || Key(stringValue: $0.key) != nil })
-                || declaration?.path == place.path || (place === spec && !unknownFields.isEmpty)
+                || writesBesideSpec(at: place)
         else {
             return encoder.container(keyedBy: type)
         }
         return KeyedEncodingContainer(
             PlaceEncodingContainer<Key>(base: encoder.container(keyedBy: ForwardedKey.self), place: place, writer: self)
         )
+    }
+
+    /// Whether this encode writes keys at `place` that the spec did not: the oldest versions that
+    /// may read and write the document, beside the version, or at the root the fields kept from a
+    /// newer document.
+    private func writesBesideSpec(at place: SpecWritten) -> Bool {
+        declaration?.path == place.path || (place === spec && !unknownFields.isEmpty)
     }
 
     /// What the spec writes at `key` of `place` in this encode, if anything: the keys beside the
@@ -219,7 +226,7 @@ final class SpecWriter: Encoder {
         // whose spec needs the object) expects it.
         let hasEntries =
             place.entries.contains { if case .version = $0.entry { version != nil } else { true } }
-            || declaration?.path == place.path || (place === spec && !unknownFields.isEmpty)
+            || writesBesideSpec(at: place)
         guard hasEntries else {
             return
         }
