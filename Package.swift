@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "VersionedCodable", targets: ["VersionedCodable"]),
         .library(name: "VersionedCodableTesting", targets: ["VersionedCodableTesting"]),
         .library(name: "VersionedCodableStore", targets: ["VersionedCodableStore"]),
+        .library(name: "VersionedCodableAPI", targets: ["VersionedCodableAPI"]),
     ],
     dependencies: [],
     targets: [
@@ -27,6 +28,9 @@ let package = Package(
             dependencies: ["VersionedCodable"],
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
+        // API versions for services: each client read and answered in the versions its API
+        // version shows, and an old client's edit merged into the stored value through the chain.
+        .target(name: "VersionedCodableAPI", dependencies: ["VersionedCodable"]),
         // The Poem history of the example, shared with the tests: the example compiles the same
         // file through a symlink, so tests never import an executable and the documentation's
         // samples stay plain internal declarations.
@@ -56,6 +60,10 @@ let package = Package(
         .testTarget(
             name: "VersionedCodableStoreTests",
             dependencies: ["VersionedCodable", "VersionedCodableStore", "VersionedCodableTesting"]
+        ),
+        .testTarget(
+            name: "VersionedCodableAPITests",
+            dependencies: ["VersionedCodable", "VersionedCodableAPI"]
         ),
         .testTarget(
             name: "VersionedCodablePerformanceTests",

@@ -1,0 +1,95 @@
+import VersionedCodable
+
+extension APIVersions {
+    /// Checks a declaration once, so that no request meets a mistake in it.
+    static func validate(_ versions: [APIVersion], defaultVersion: APIVersion) throws(APIVersionError) {
+        guard !versions.isEmpty else { throw .invalidDeclaration("the list of versions is empty") }
+        var names: Set<String> = []
+        for version in versions {
+            guard NameForm.isWellFormed(version.name) else {
+                throw .invalidDeclaration(
+                    "\"\(version.name)\" cannot be sent as a version: a name is a word without spaces or commas"
+                )
+            }
+            guard names.insert(version.name).inserted else {
+                throw .invalidDeclaration("API version \(version.name) is listed twice")
+            }
+        }
+        guard names.contains(defaultVersion.name) else {
+            throw .invalidDeclaration("the default version \(defaultVersion.name) is not in the list")
+        }
+        // Each listed type's version must be in its chain, and no API version may show a type
+        // older than an earlier one did: a client that moves up would see its data go back.
+        var shownBefore: [ObjectIdentifier: (version: Int?, apiVersion: String)] = [:]
+        var types: [ShownType] = []
+        for type in versions.flatMap(\.shown) where !types.contains(where: { $0.id == type.id }) {
+            types.append(type)
+        }
+        for version in versions {
+            for type in types {
+                let listed = version.shown.first { $0.id == type.id }
+                let shown = listed?.version ?? type.chain.versions.first ?? nil
+                if let problem = type.chain.problem {
+                    throw .invalidDeclaration("the chain of \(type.name) is not sound: \(problem)")
+                }
+                guard let position = type.chain.versions.firstIndex(of: shown) else {
+                    throw .invalidDeclaration(
+                        "API version \(version.name) shows \(type.name) as version \(describe(shown)), "
+                            + "which is not in its chain \(type.chain)"
+                    )
+                }
+                if let before = shownBefore[type.id],
+                    let earlier = type.chain.versions.firstIndex(of: before.version), position > earlier
+                {
+                    throw .invalidDeclaration(
+                        "API version \(version.name) shows \(type.name) as version \(describe(shown)), older "
+                            + "than version \(describe(before.version)) that API version \(before.apiVersion) shows"
+                    )
+                }
+                shownBefore[type.id] = (shown, version.name)
+            }
+        }
+    }
+}
+
+/// How a service names its versions, so that a request naming a version in another form is
+/// told it is malformed rather than unknown.
+enum NameForm {
+    case numbers
+    case dates
+    case words
+
+    init(of names: [String]) {
+        if names.allSatisfy({ Int($0) != nil }) {
+            self = .numbers
+        } else if names.allSatisfy(Self.isDate) {
+            self = .dates
+        } else {
+            self = .words
+        }
+    }
+
+    func matches(_ name: String) -> Bool {
+        switch self {
+        case .numbers: Int(name) != nil
+        case .dates: Self.isDate(name)
+        case .words: Self.isWellFormed(name)
+        }
+    }
+
+    /// A word clients can send in a header: printable ASCII, no spaces, commas or quotes.
+    static func isWellFormed(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64
+            && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "\"") }
+    }
+
+    /// `YYYY-MM-DD`, with a month and day that can exist.
+    static func isDate(_ name: String) -> Bool {
+        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }),
+            let month = Int(parts[1]), let day = Int(parts[2])
+        else { return false }
+        return (1...12).contains(month) && (1...31).contains(day)
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import VersionedCodable
+
+extension APIVersions {
+    /// The stored value with a client's edit at an API version applied: every field the client
+    /// could see takes the client's value, every field, enum case and part it could not see
+    /// keeps the stored one.
+    ///
+    /// The chain decides what the client saw. The stored value is brought down to the versions
+    /// the API version shows and back up: that is the value as the client knew it (the base).
+    /// Where the edit equals the base, the client changed nothing and the stored value stays;
+    /// where the stored value equals the base, it holds nothing the client could not see and
+    /// the edit is taken. Where both differ, objects merge key by key and arrays element by
+    /// element; a changed leaf (a string, a number, an enum's raw value) takes the client's
+    /// value. Arrays:
+    ///
+    /// - Elements the client left as they were, moved or not, keep their stored values;
+    ///   elements it removed are removed.
+    /// - An element changed where it was is that stored element, edited: the two merge. An
+    ///   element removed and another added at its place read the same way, so send them in
+    ///   two edits when the stored element holds what the client cannot see.
+    /// - A new element is taken as sent, when every element it could replace holds nothing
+    ///   hidden.
+    /// - Anything else (an element both changed and moved, an array whose length the steps
+    ///   change) is ``APIVersionError/cannotMerge(type:apiVersion:path:reason:)``.
+    ///
+    /// The result is then written at the API version again and must be exactly the edit as
+    /// that version shows it; where the steps lose information both ways (a split field whose
+    /// parts the client's value cannot be cut back into, say), the merge throws
+    /// ``APIVersionError/cannotMerge(type:apiVersion:path:reason:)`` rather than store a
+    /// value the client did not write.
+    ///
+    /// At an API version that shows every type as its current version, the edit is the result.
+    ///
+    /// - Parameters:
+    ///   - edit: The client's value, as ``decode(_:from:at:)`` read it.
+    ///   - version: The client's API version.
+    ///   - stored: The value as stored, which the client read before its edit. Check that it is
+    ///     still stored when you write the result (a revision, an ETag): the merge is only as
+    ///     current as the value it is given.
+    /// - Returns: The value to store.
+    /// - Throws: ``APIVersionError/cannotMerge(type:apiVersion:path:reason:)``, and
+    ///   ``APIVersionError/cannotWrite(type:apiVersion:underlying:)`` when the stored value
+    ///   cannot be shown at the API version, so the client cannot have seen it.
+    public func merge<Value: VersionedCodable>(
+        _ edit: Value,
+        at version: APIVersion,
+        into stored: Value
+    ) throws -> Value {
+        let version = declared(version)
+        if version.showsOnlyCurrentVersions {
+            return edit
+        }
+        let shownEncoder = Self.shownEncoder(mergeEncoder, version)
+        let seen: Value
+        do {
+            seen = try mergeDecoder.decode(versioned: Value.self, from: shownEncoder.encode(versioned: stored))
+        } catch let error as VersionedEncodingError {
+            throw APIVersionError.cannotWrite(type: name(of: Value.self), apiVersion: version.name, underlying: error)
+        }
+        let base = try tree(seen)
+        let ours = try tree(stored)
+        let theirs = try tree(edit)
+        if theirs == base {
+            return stored
+        }
+        if ours == base {
+            return edit
+        }
+        let merge = ThreeWayMerge(type: name(of: Value.self), apiVersion: version.name)
+        guard let merged = try merge.merge(base: base, ours: ours, theirs: theirs, path: "") else {
+            return edit
+        }
+        let result = try mergeDecoder.decode(Value.self, from: Data(merged.bytes))
+        let shownResult = try JSONTree(parsing: Array(shownEncoder.encode(versioned: result)))
+        let shownEdit = try JSONTree(parsing: Array(shownEncoder.encode(versioned: edit)))
+        if shownResult != shownEdit {
+            throw APIVersionError.cannotMerge(
+                type: name(of: Value.self),
+                apiVersion: version.name,
+                path: firstDifference(shownEdit, shownResult, path: ""),
+                reason: "the chain's steps turn the edit, kept beside what this API version does not show, "
+                    + "into another value than the one sent"
+            )
+        }
+        return result
+    }
+
+    private func tree(_ value: some Encodable) throws -> JSONTree {
+        try JSONTree(parsing: Array(mergeEncoder.encode(value)))
+    }
+
+    /// The merge's encoder, listing the versions an API version shows.
+    private static func shownEncoder(_ mergeEncoder: JSONEncoder, _ version: APIVersion) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = mergeEncoder.outputFormatting
+        encoder.nonConformingFloatEncodingStrategy = mergeEncoder.nonConformingFloatEncodingStrategy
+        encoder.userInfo = mergeEncoder.userInfo
+        encoder.userInfo[.versionsToWrite] = version.versionsToWrite
+        return encoder
+    }
+}
+
+/// The three-way merge of the encoded stored value (ours), the value as the client saw it
+/// (base) and the client's edit (theirs). An absent key is `nil`.
+struct ThreeWayMerge {
+    let type: String
+    let apiVersion: String
+
+    func merge(base: JSONTree?, ours: JSONTree?, theirs: JSONTree?, path: String) throws -> JSONTree? {
+        if theirs == base { return ours }
+        if ours == base { return theirs }
+        switch (base, ours, theirs) {
+        case (.object(let base)?, .object(let ours)?, .object(let theirs)?):
+            return .object(try mergeMembers(base: base, ours: ours, theirs: theirs, path: path))
+        case (.array(let base)?, .array(let ours)?, .array(let theirs)?):
+            guard base.count == ours.count else {
+                throw failure(
+                    path,
+                    "this API version's steps change the array's length, so its elements cannot be matched"
+                )
+            }
+            return .array(try mergeElements(base: base, ours: ours, theirs: theirs, path: path))
+        case (_, .object?, let theirs), (_, .array?, let theirs):
+            // The stored value holds what the client cannot see here, and the client replaced
+            // it with something else than an object or array to merge with: removing it is the
+            // one such edit that says what to do with the hidden part.
+            guard theirs == nil || theirs?.isNull == true else {
+                throw failure(
+                    path,
+                    "the value sent has another shape than the stored one, which holds what this API version does not show"
+                )
+            }
+            return theirs
+        default:
+            return theirs
+        }
+    }
+
+    private func mergeMembers(
+        base: [JSONTree.Member],
+        ours: [JSONTree.Member],
+        theirs: [JSONTree.Member],
+        path: String
+    ) throws -> [JSONTree.Member] {
+        var names: [String] = ours.map(\.name)
+        for member in theirs where !names.contains(member.name) {
+            names.append(member.name)
+        }
+        func find(_ name: String, _ members: [JSONTree.Member]) -> JSONTree.Member? {
+            members.first { $0.name == name }
+        }
+        var result: [JSONTree.Member] = []
+        for name in names {
+            let our = find(name, ours)
+            let their = find(name, theirs)
+            let merged = try merge(
+                base: find(name, base)?.value,
+                ours: our?.value,
+                theirs: their?.value,
+                path: path.isEmpty ? name : path + "." + name
+            )
+            if let merged, let text = (their ?? our)?.text {
+                result.append(JSONTree.Member(name: name, text: text, value: merged))
+            }
+        }
+        return result
+    }
+
+    private func mergeElements(
+        base: [JSONTree],
+        ours: [JSONTree],
+        theirs: [JSONTree],
+        path: String
+    ) throws
+        -> [JSONTree]
+    {
+        // Each element the client sent that equals an element of the base, matched in order.
+        var used = Array(repeating: false, count: base.count)
+        var match: [Int?] = []
+        for element in theirs {
+            let found = base.indices.first { !used[$0] && base[$0] == element }
+            if let found { used[found] = true }
+            match.append(found)
+        }
+        let changed = theirs.indices.filter { match[$0] == nil }
+        let unmatched = base.indices.filter { !used[$0] }
+        if !changed.isEmpty, unmatched.contains(where: { ours[$0] != base[$0] }), changed != unmatched {
+            throw failure(
+                path,
+                "elements were changed and moved, or added while others were removed, in an array whose "
+                    + "elements hold what this API version does not show, so which stored element each one "
+                    + "replaces cannot be told"
+            )
+        }
+        let hidden = unmatched.contains { ours[$0] != base[$0] }
+        return try theirs.indices.map { index in
+            if let found = match[index] {
+                return ours[found]
+            }
+            guard hidden, ours[index] != base[index] else { return theirs[index] }
+            return try merge(base: base[index], ours: ours[index], theirs: theirs[index], path: "\(path)[\(index)]")
+                ?? theirs[index]
+        }
+    }
+
+    private func failure(_ path: String, _ reason: String) -> APIVersionError {
+        .cannotMerge(type: type, apiVersion: apiVersion, path: path, reason: reason)
+    }
+}
+
+/// Where two trees first differ, as a coding path.
+func firstDifference(_ lhs: JSONTree?, _ rhs: JSONTree?, path: String) -> String {
+    switch (lhs, rhs) {
+    case (.object(let left)?, .object?):
+        for member in left where member.value != rhs?[member: member.name] {
+            return firstDifference(
+                member.value,
+                rhs?[member: member.name],
+                path: path.isEmpty ? member.name : path + "." + member.name
+            )
+        }
+        if case .object(let right)? = rhs, let extra = right.first(where: { lhs?[member: $0.name] == nil }) {
+            return path.isEmpty ? extra.name : path + "." + extra.name
+        }
+        return path
+    case (.array(let left)?, .array(let right)?) where left.count == right.count:
+        for index in left.indices where left[index] != right[index] {
+            return firstDifference(left[index], right[index], path: "\(path)[\(index)]")
+        }
+        return path
+    default:
+        return path
+    }
+}

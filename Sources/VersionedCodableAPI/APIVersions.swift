@@ -1,0 +1,285 @@
+import Foundation
+import VersionedCodable
+
+/// The API versions a service serves, oldest first, and what each shows of its versioned types.
+///
+/// A service reads each request at the API version the client names, as the version of each
+/// type that API version shows, migrated up to the current type; it answers in the same
+/// versions, written down the chain; and it merges an older client's edit into the stored
+/// value so that what the client cannot see is kept. The chains' own steps do the work: no
+/// per-version code.
+///
+/// <!-- snippet: api-versions-request -->
+/// ```swift
+/// let version = try versions.version(named: request.headers["API-Version"])
+/// let edit = try versions.decode(Contact.self, from: body, at: version)
+/// let merged = try versions.merge(edit, at: version, into: stored)
+/// let answer = try versions.encode(merged, at: version)
+/// ```
+///
+/// Bodies are JSON. Every call may run from many tasks at once.
+public struct APIVersions: @unchecked Sendable {
+    // `@unchecked` for the coders, which are never changed after `init`: Foundation's coders
+    // may be shared by concurrent calls as long as nobody changes their settings.
+
+    /// What to do with a request body's fields that the version its API version shows does not
+    /// have.
+    public enum UnknownFieldPolicy: Sendable {
+        /// Throw ``APIVersionError/unknownFields(_:type:apiVersion:)``: a client that sends a
+        /// field expects it kept, and its version has nowhere to keep it.
+        case refuse
+        /// Decode the body as plain `Codable` does, without the fields.
+        case ignore
+    }
+
+    /// The API versions, oldest first.
+    public let versions: [APIVersion]
+
+    /// The version a request that names none is read and answered at.
+    public let defaultVersion: APIVersion
+
+    /// What happens to fields a request's version does not have.
+    public let unknownFields: UnknownFieldPolicy
+
+    /// Whether responses carry the version of their root type, as `encode(versioned:)` writes
+    /// it. Requests may carry it or not.
+    public let versionKeyInResponses: Bool
+
+    /// The newest API version.
+    public var newest: APIVersion { versions[versions.count - 1] }
+
+    private let decoder: JSONDecoder
+    /// One encoder per API version, its `userInfo` listing the versions that API version shows.
+    private let encoders: [String: JSONEncoder]
+    /// The coders the merge compares values with: plain key and date strategies, the
+    /// service's `userInfo` and float strategy.
+    let mergeEncoder: JSONEncoder
+    let mergeDecoder: JSONDecoder
+
+    /// Declares the API versions a service serves.
+    ///
+    /// - Parameters:
+    ///   - versions: The API versions, oldest first, each listing the version of the types
+    ///     whose shape it shows older than current.
+    ///   - defaultVersion: The version a request that names none is read and answered at;
+    ///     one of `versions`, named alone.
+    ///   - unknownFields: What to do with a request body's fields that its version does not
+    ///     have; ``UnknownFieldPolicy/refuse`` unless you say otherwise.
+    ///   - versionKeyInResponses: Whether responses carry their root type's version; `true`
+    ///     unless you say otherwise.
+    ///   - encoder: The settings (strategies, output formatting, `userInfo`) responses are
+    ///     written with; copied, so later changes to it do not apply.
+    ///   - decoder: The settings requests are read with, used as it is: do not change it
+    ///     afterwards.
+    /// - Throws: ``APIVersionError/invalidDeclaration(_:)`` when the list is empty, names a
+    ///   version twice or in a form clients cannot send, lacks the default, lists a version
+    ///   that is not in its type's chain, or shows a type older than an earlier API version did.
+    public init(
+        _ versions: [APIVersion],
+        defaultVersion: APIVersion,
+        unknownFields: UnknownFieldPolicy = .refuse,
+        versionKeyInResponses: Bool = true,
+        encoder: JSONEncoder = JSONEncoder(),
+        decoder: JSONDecoder = JSONDecoder()
+    ) throws {
+        try Self.validate(versions, defaultVersion: defaultVersion)
+        self.versions = versions
+        self.defaultVersion = versions.first { $0 == defaultVersion }!
+        self.unknownFields = unknownFields
+        self.versionKeyInResponses = versionKeyInResponses
+        self.decoder = decoder
+        var userInfo = encoder.userInfo
+        userInfo[.versionsToWrite] = nil
+        var encoders: [String: JSONEncoder] = [:]
+        for version in versions {
+            let copy = Self.copy(encoder)
+            copy.userInfo = userInfo
+            copy.userInfo[.versionsToWrite] = version.versionsToWrite
+            encoders[version.name] = copy
+        }
+        self.encoders = encoders
+        mergeEncoder = JSONEncoder()
+        mergeEncoder.outputFormatting = [.sortedKeys]
+        mergeEncoder.userInfo = userInfo
+        mergeEncoder.nonConformingFloatEncodingStrategy = encoder.nonConformingFloatEncodingStrategy
+        mergeDecoder = JSONDecoder()
+        mergeDecoder.userInfo = userInfo
+        mergeDecoder.nonConformingFloatDecodingStrategy = decoder.nonConformingFloatDecodingStrategy
+    }
+
+    /// The API version a request names, or the default when it names none.
+    ///
+    /// - Parameter name: The request's version, as sent (a header's value, say); `nil` or
+    ///   blank for none. Spaces around it are ignored.
+    /// - Returns: The API version.
+    /// - Throws: ``APIVersionError/unknownVersion(_:served:)`` or
+    ///   ``APIVersionError/malformedVersion(_:served:)``, each naming the versions served.
+    public func version(named name: String?) throws(APIVersionError) -> APIVersion {
+        let trimmed = name?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard !trimmed.isEmpty else { return defaultVersion }
+        if let version = versions.first(where: { $0.name == trimmed }) {
+            return version
+        }
+        let served = versions.map(\.name)
+        let form = NameForm(of: served)
+        if !form.matches(trimmed) {
+            throw .malformedVersion(trimmed, served: served)
+        }
+        throw .unknownVersion(trimmed, served: served)
+    }
+
+    /// Reads a request body sent at an API version as the current type: decoded as the version
+    /// that API version shows, then migrated up the chain.
+    ///
+    /// The body need not carry its version; when it does, it must be the one its API version
+    /// shows. `Versioned` parts inside it carry their own versions, as every document's do.
+    ///
+    /// - Parameters:
+    ///   - type: The current version of the body's type.
+    ///   - body: The request's JSON body.
+    ///   - version: The request's API version, from ``version(named:)``.
+    /// - Returns: The body as the current type.
+    /// - Throws: ``APIVersionError/bodyVersionMismatch(type:apiVersion:expected:found:)``,
+    ///   ``APIVersionError/undecodableBody(type:apiVersion:underlying:)`` and
+    ///   ``APIVersionError/unknownFields(_:type:apiVersion:)``; a migration step's own error as
+    ///   it threw it.
+    public func decode<Value: VersionedCodable>(
+        _ type: Value.Type,
+        from body: Data,
+        at version: APIVersion
+    ) throws -> Value {
+        let shown = declared(version).version(of: type)
+        let sent: any VersionedCodable
+        do {
+            if let sentVersion = try decoder.storedVersion(of: type, from: body), sentVersion != shown {
+                throw APIVersionError.bodyVersionMismatch(
+                    type: name(of: type),
+                    apiVersion: version.name,
+                    expected: shown,
+                    found: sentVersion
+                )
+            }
+            let historical = VersionChain(for: type).types.first { $0.version == shown }!
+            sent = try decoder.decode(historical, from: body)
+        } catch let error as APIVersionError {
+            throw error
+        } catch {
+            throw APIVersionError.undecodableBody(type: name(of: type), apiVersion: version.name, underlying: error)
+        }
+        if unknownFields == .refuse {
+            let unknown = try fieldsNotIn(sent, body: body, version: version)
+            if !unknown.isEmpty {
+                throw APIVersionError.unknownFields(unknown, type: name(of: type), apiVersion: version.name)
+            }
+        }
+        return try migrateUp(sent, to: type)
+    }
+
+    /// Writes a value as an API version shows it: the value and its `Versioned` parts
+    /// downgraded to the versions the API version lists, with the root's version when
+    /// ``versionKeyInResponses`` is set.
+    ///
+    /// - Parameters:
+    ///   - value: A value of the current version of its type.
+    ///   - version: The API version to write it for.
+    /// - Returns: The JSON body.
+    /// - Throws: ``APIVersionError/cannotWrite(type:apiVersion:underlying:)`` naming the type
+    ///   and the API version, when a step down has no downgrade or cannot represent the value;
+    ///   never a different shape.
+    public func encode(_ value: some VersionedCodable, at version: APIVersion) throws -> Data {
+        let encoder = encoders[declared(version).name]!
+        do {
+            if versionKeyInResponses {
+                return try encoder.encode(versioned: value)
+            }
+            return try encoder.encode(downgrade(value, to: declared(version).version(of: type(of: value))))
+        } catch let error as VersionedEncodingError {
+            throw APIVersionError.cannotWrite(
+                type: name(of: type(of: value)),
+                apiVersion: version.name,
+                underlying: error
+            )
+        }
+    }
+
+    /// The declared API version of the same name: a name alone stands for it.
+    func declared(_ version: APIVersion) -> APIVersion {
+        if !version.shown.isEmpty || versions.count == 1 { return version }
+        return versions.first { $0 == version } ?? version
+    }
+
+    func name(of type: any VersionedCodable.Type) -> String {
+        String(describing: type)
+    }
+
+    /// The body's keys that the version it was read as does not write back: the fields it
+    /// does not have. A `null` counts as absent, as a plain optional field reads it.
+    private func fieldsNotIn(_ sent: any VersionedCodable, body: Data, version: APIVersion) throws -> [String] {
+        let sentTree: JSONTree
+        let readTree: JSONTree
+        do {
+            sentTree = try JSONTree(parsing: Array(body))
+            readTree = try JSONTree(parsing: Array(encoders[declared(version).name]!.encode(versioned: sent)))
+        } catch {
+            throw APIVersionError.undecodableBody(
+                type: name(of: type(of: sent)),
+                apiVersion: version.name,
+                underlying: error
+            )
+        }
+        var unknown: [String] = []
+        collectUnknown(sentTree, known: readTree, path: "", into: &unknown)
+        return unknown
+    }
+
+    private func collectUnknown(_ sent: JSONTree, known: JSONTree, path: String, into unknown: inout [String]) {
+        switch (sent, known) {
+        case (.object(let members), .object):
+            for member in members {
+                let memberPath = path.isEmpty ? member.name : path + "." + member.name
+                if let knownValue = known[member: member.name] {
+                    collectUnknown(member.value, known: knownValue, path: memberPath, into: &unknown)
+                } else if !member.value.isNull {
+                    unknown.append(memberPath)
+                }
+            }
+        case (.array(let elements), .array(let knownElements)):
+            for (index, element) in elements.enumerated() where index < knownElements.count {
+                collectUnknown(element, known: knownElements[index], path: "\(path)[\(index)]", into: &unknown)
+            }
+        default:
+            break
+        }
+    }
+
+    private static func copy(_ encoder: JSONEncoder) -> JSONEncoder {
+        let copy = JSONEncoder()
+        copy.outputFormatting = encoder.outputFormatting
+        copy.dateEncodingStrategy = encoder.dateEncodingStrategy
+        copy.dataEncodingStrategy = encoder.dataEncodingStrategy
+        copy.nonConformingFloatEncodingStrategy = encoder.nonConformingFloatEncodingStrategy
+        copy.keyEncodingStrategy = encoder.keyEncodingStrategy
+        return copy
+    }
+}
+
+/// A value of the current type, from a value of a version in its chain, through each step's
+/// `init(from:)`.
+func migrateUp<Target: VersionedCodable>(_ value: any VersionedCodable, to target: Target.Type) throws -> Target {
+    if let reached = value as? Target {
+        return reached
+    }
+    precondition(Target.PreviousVersion.self != NothingEarlier.self, "\(type(of: value)) is not in the chain")
+    return try Target(from: migrateUp(value, to: Target.PreviousVersion.self))
+}
+
+/// A value as an older version in its chain, through each step's `downgraded()`.
+func downgrade<Value: VersionedCodable>(_ value: Value, to version: Int?) throws -> any VersionedCodable {
+    if Value.version == version {
+        return value
+    }
+    guard Value.PreviousVersion.self != NothingEarlier.self else {
+        throw VersionedEncodingError.versionNotInChain(version, chain: VersionChain(for: Value.self))
+    }
+    return try downgrade(value.downgraded(), to: version)
+}
