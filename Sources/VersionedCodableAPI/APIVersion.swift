@@ -48,10 +48,16 @@ public struct APIVersion: Sendable, Hashable, CustomStringConvertible, Expressib
         self.name = String(number)
     }
 
+    /// An API version named by a string literal: `"2026-06-01"`.
+    ///
+    /// - Parameter name: The name clients send.
     public init(stringLiteral name: String) {
         self.init(name)
     }
 
+    /// An API version named by an integer literal: `2`.
+    ///
+    /// - Parameter number: The number clients send.
     public init(integerLiteral number: Int) {
         self.init(number)
     }
@@ -83,12 +89,22 @@ public struct APIVersion: Sendable, Hashable, CustomStringConvertible, Expressib
         shown.first { $0.id == ObjectIdentifier(type) }?.version ?? Value.version
     }
 
+    /// The version's name.
     public var description: String { name }
 
+    /// Whether two API versions have the same name.
+    ///
+    /// - Parameters:
+    ///   - lhs: An API version.
+    ///   - rhs: Another API version.
+    /// - Returns: `true` when the names are equal.
     public static func == (lhs: APIVersion, rhs: APIVersion) -> Bool {
         lhs.name == rhs.name
     }
 
+    /// Hashes the version's name.
+    ///
+    /// - Parameter hasher: The hasher.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
     }

@@ -45,6 +45,7 @@ public enum APIVersionError: Error, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, in words a client can act on.
     public var description: String {
         switch self {
         case .invalidDeclaration(let reason):
