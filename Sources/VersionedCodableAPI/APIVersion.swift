@@ -30,8 +30,10 @@ public struct APIVersion: Sendable, Hashable, CustomStringConvertible, Expressib
     /// The types this version lists, in the order they were listed.
     var shown: [ShownType] = []
 
-    /// The list of versions to write for this API version's clients.
-    private(set) var versionsToWrite = VersionsToWrite()
+    /// The versions this API version shows, as a list to put in an encoder's `userInfo` under
+    /// `.versionsToWrite`: for writing its values with a coder other than the JSON ones
+    /// ``APIVersions`` uses.
+    public private(set) var versionsToWrite = VersionsToWrite()
 
     /// An API version that shows every type as its current version until you list others.
     ///

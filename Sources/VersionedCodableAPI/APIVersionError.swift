@@ -55,8 +55,8 @@ public enum APIVersionError: Error, CustomStringConvertible {
         case .malformedVersion(let name, let served):
             return "\(quoted(name)) is not an API version; the versions served are \(list(served))."
         case .bodyVersionMismatch(let type, let apiVersion, let expected, let found):
-            return "The \(type) sent is version \(describe(found)), but API version \(apiVersion) "
-                + "sends and receives version \(describe(expected))."
+            return "The \(type) sent is version \(versionText(found)), but API version \(apiVersion) "
+                + "sends and receives version \(versionText(expected))."
         case .undecodableBody(let type, let apiVersion, let underlying):
             return "The body is not a \(type) of API version \(apiVersion): \(underlying)"
         case .unknownFields(let paths, let type, let apiVersion):
@@ -79,6 +79,6 @@ private func list(_ names: [String]) -> String {
     names.joined(separator: ", ")
 }
 
-func describe(_ version: Int?) -> String {
+func versionText(_ version: Int?) -> String {
     version.map(String.init) ?? "unversioned"
 }

@@ -34,7 +34,7 @@ extension APIVersions {
                 }
                 guard let position = type.chain.versions.firstIndex(of: shown) else {
                     throw .invalidDeclaration(
-                        "API version \(version.name) shows \(type.name) as version \(describe(shown)), "
+                        "API version \(version.name) shows \(type.name) as version \(versionText(shown)), "
                             + "which is not in its chain \(type.chain)"
                     )
                 }
@@ -42,8 +42,8 @@ extension APIVersions {
                     let earlier = type.chain.versions.firstIndex(of: before.version), position > earlier
                 {
                     throw .invalidDeclaration(
-                        "API version \(version.name) shows \(type.name) as version \(describe(shown)), older "
-                            + "than version \(describe(before.version)) that API version \(before.apiVersion) shows"
+                        "API version \(version.name) shows \(type.name) as version \(versionText(shown)), older "
+                            + "than version \(versionText(before.version)) that API version \(before.apiVersion) shows"
                     )
                 }
                 shownBefore[type.id] = (shown, version.name)

@@ -27,7 +27,7 @@ struct ContactV2: VersionedCodable, Equatable {
     var labels: [Label]
     var addresses: [Versioned<Address>]
 
-    enum Kind: String, Codable { case person, company }
+    enum Kind: String, Codable, CaseIterable { case person, company }
 
     struct Label: Codable, Equatable {
         var text: String
@@ -82,7 +82,7 @@ struct Contact: VersionedCodable, Equatable {
     var labels: [Label]
     var addresses: [Versioned<Address>]
 
-    enum Kind: String, Codable { case person, company, team }
+    enum Kind: String, Codable, CaseIterable { case person, company, team }
 
     struct Label: Codable, Equatable {
         var text: String

@@ -201,3 +201,47 @@ struct RequestResponseTests {
         #expect(try object(data)["name"] as? String == "Mary Ann Smith")
     }
 }
+
+@Suite("Describing the API versions")
+struct DescriptionTests {
+    @Test("Each version, the version of each type, and what changed, from the chains")
+    func description() throws {
+        let described = try ContactAPI.versions().describe()
+        #expect(described.versions.map(\.name) == ["2025-01-01", "2025-09-01", "2026-06-01"])
+        #expect(described.versions.map(\.isDefault) == [false, true, false])
+        let contact = described.versions.map { $0.types.first { $0.type == "Contact" }! }
+        #expect(contact.map(\.version) == [1, 2, 3])
+        #expect(contact[0].fields == ["name", "email", "phone"] && contact[0].changes.isEmpty)
+        let second = try #require(contact[1].changes.first)
+        #expect(second.version == 2 && second.versionType == "ContactV2" && second.compatibility == "incompatible")
+        #expect(second.added == ["firstName", "lastName", "kind", "labels", "addresses"])
+        #expect(second.removed == ["name"])
+        #expect(contact[2].changes.first?.added == ["emailAddress", "favorite", "nickname"])
+        #expect(contact[2].changes.first?.removed == ["email"])
+        let address = described.versions.map { $0.types.first { $0.type == "Address" }! }
+        #expect(address.map(\.version) == [1, 1, 2])
+        #expect(address[1].changes.isEmpty && address[2].changes.first?.added == ["postalCode"])
+        let page = described.markdown
+        #expect(page.contains("## 2025-09-01 (default)"))
+        #expect(
+            page.contains(
+                "new in version 3 (`Contact`, incompatible): adds `emailAddress`, `favorite`, `nickname`; removes `email`"
+            )
+        )
+        // The JSON document reads back as the same description.
+        let document = try JSONEncoder().encode(described)
+        #expect(try JSONDecoder().decode(APIVersionsDescription.self, from: document) == described)
+    }
+
+    @Test("A version whose fields cannot be made from empty values is described without them")
+    func unlistableFields() throws {
+        struct Link: VersionedCodable {
+            static let version: Int? = 1
+            typealias PreviousVersion = NothingEarlier
+            var target: URL
+        }
+        let described = try APIVersions([APIVersion(1).showing(Link.self, asVersion: 1)], defaultVersion: 1).describe()
+        #expect(described.versions[0].types[0].fields == nil)
+        #expect(described.versions[0].types[0].versionType.hasSuffix("Link"))
+    }
+}
