@@ -35,12 +35,12 @@ let package = Package(
     targets: [
         .target(
             name: "NotesModel",
-            dependencies: [.product(name: "VersionedCodable", package: "VersionedCodable")],
+            dependencies: modelDependencies,
             swiftSettings: next
         ),
         .target(
             name: "NotesModelPrevious",
-            dependencies: [.product(name: "VersionedCodable", package: "VersionedCodable")]
+            dependencies: modelDependencies
         ),
         .target(
             name: "NotesServer",
@@ -58,6 +58,7 @@ let package = Package(
             dependencies: [
                 "NotesModel",
                 .product(name: "VersionedCodable", package: "VersionedCodable"),
+                .product(name: "VersionedCodableAPI", package: "VersionedCodable"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -111,9 +112,17 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+var modelDependencies: [Target.Dependency] {
+    [
+        .product(name: "VersionedCodable", package: "VersionedCodable"),
+        .product(name: "VersionedCodableAPI", package: "VersionedCodable"),
+    ]
+}
+
 var serverDependencies: [Target.Dependency] {
     [
         .product(name: "VersionedCodable", package: "VersionedCodable"),
+        .product(name: "VersionedCodableAPI", package: "VersionedCodable"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -101,28 +101,11 @@ package struct NoteV2: VersionedCodable, Equatable, Sendable {
             )
         }
 
-        /// A client of version 2 sees the note without the fields version 3 added. A build of
-        /// version 2 does not come through here: it reads the version 3 document itself, and
-        /// keeps them.
+        /// A client of version 2 sees the note without the fields version 3 added, and its edits
+        /// keep them: the service merges them through this step and back up. A build of version
+        /// 2 does not come through here: it reads the version 3 document itself, and keeps them.
         package func downgraded() throws -> NoteV2 {
             NoteV2(title: title, body: body, tags: tags, attachments: attachments)
-        }
-
-        /// The note that a client of an older API version writes over `stored`: the fields that
-        /// version shows come from the client, the fields version 3 added stay as stored, as an
-        /// old build keeps them when it writes a version 3 note back. A client cannot clear what
-        /// it is never shown.
-        ///
-        /// - Parameters:
-        ///   - stored: The note as stored before the write.
-        ///   - apiVersion: The client's API version.
-        /// - Returns: The note to store.
-        package func keepingFieldsUnknown(toAPIVersion apiVersion: Int, from stored: NoteV3) -> NoteV3 {
-            guard apiVersion < 3 else { return self }
-            var note = self
-            note.pinned = stored.pinned
-            note.checklist = stored.checklist
-            return note
         }
     }
 
@@ -143,14 +126,4 @@ package struct NoteV2: VersionedCodable, Equatable, Sendable {
 #else
     /// The note as this build writes it.
     package typealias Note = NoteV2
-
-    extension NoteV2 {
-        /// The note that a client writes over `stored`: the client's note replaces every field
-        /// this build knows, as the migration from the client's version defines (a version 1
-        /// note has no attachments). The fields that newer versions added, which this build does
-        /// not know, are kept by writing the note back through the stored document's `Versioned`.
-        package func keepingFieldsUnknown(toAPIVersion apiVersion: Int, from stored: NoteV2) -> NoteV2 {
-            self
-        }
-    }
 #endif

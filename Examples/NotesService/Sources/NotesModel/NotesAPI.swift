@@ -1,16 +1,40 @@
 import Foundation
 import VersionedCodable
+import VersionedCodableAPI
 
-/// The versions of the notes API: each is a version of the note document, with the versions
-/// of its parts that clients of that API know.
+/// The versions of the notes API: each shows the note as one of its versions, and the
+/// attachments inside it as the version that API had. Requests are read, answers written and
+/// old clients' edits merged by `VersionedCodableAPI` from this list alone.
 package enum NotesAPI {
-    /// The header a client sends to choose the version of the answer, and the server sends to
-    /// say which version it answered in.
+    /// The header a client sends to choose its API version, and the server sends to say which
+    /// version it answered in.
     package static let versionHeader = "Notes-Version"
 
     /// The header in which the server says which version the document was stored as before
     /// the request.
     package static let storedVersionHeader = "Notes-Stored-Version"
+
+    /// The API versions this build serves, oldest first: note version 1 has no attachments,
+    /// version 2 shows them as attachment version 1, and API version 3 (new in the next build)
+    /// shows everything as it is.
+    package static func makeAPIVersions() throws -> APIVersions {
+        #if NOTES_NEXT
+            let versions = [
+                APIVersion(1).showing(Note.self, asVersion: 1).showing(Attachment.self, asVersion: 1),
+                APIVersion(2).showing(Note.self, asVersion: 2).showing(Attachment.self, asVersion: 1),
+                APIVersion(3),
+            ]
+        #else
+            let versions = [APIVersion(1).showing(Note.self, asVersion: 1), APIVersion(2)]
+        #endif
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try APIVersions(versions, defaultVersion: 2, encoder: encoder)
+    }
+
+    /// The API versions, for the code that cannot throw: the list is checked by the model's
+    /// tests, and the service checks it again when it starts.
+    package static let apiVersions = Result { try makeAPIVersions() }
 
     /// The versions this build reads and writes, oldest first.
     package static var versions: [Int] { Array(1...newestVersion) }
@@ -18,30 +42,22 @@ package enum NotesAPI {
     /// The newest version this build knows.
     package static var newestVersion: Int { Note.version ?? 1 }
 
-    /// Which version each versioned type is written as for a client or a build of an API
-    /// version: the note as that version, its attachments as the version that API had.
-    ///
-    /// - Parameter version: A version of the API, at most ``newestVersion``.
-    /// - Returns: The list to put in an encoder's `userInfo`.
-    package static func versionsToWrite(forAPIVersion version: Int) -> VersionsToWrite {
-        VersionsToWrite()
-            .writing(Note.self, asVersion: version)
-            .writing(Attachment.self, asVersion: attachmentVersion(forAPIVersion: version))
-    }
-
-    /// The attachment version of an API version: 2 from API version 3 on.
+    /// The attachment version an API version shows.
     package static func attachmentVersion(forAPIVersion version: Int) -> Int {
-        min(version >= 3 ? 2 : 1, Attachment.version ?? 1)
+        guard let versions = try? apiVersions.get(), let apiVersion = try? versions.version(named: String(version))
+        else { return Attachment.version ?? 1 }
+        return apiVersion.version(of: Attachment.self) ?? 1
     }
 
-    /// One encoder per API version, made once: an encoder may be shared by concurrent encodes
-    /// as long as nobody changes its settings.
+    /// One encoder per API version, made once from the list: an encoder may be shared by
+    /// concurrent encodes as long as nobody changes its settings.
     package static let encoders: [Int: JSONEncoder] = Dictionary(
-        uniqueKeysWithValues: versions.map { version in
+        uniqueKeysWithValues: ((try? apiVersions.get().versions) ?? []).compactMap { version in
+            guard let number = Int(version.name) else { return nil }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            encoder.userInfo[.versionsToWrite] = versionsToWrite(forAPIVersion: version)
-            return (version, encoder)
+            encoder.userInfo[.versionsToWrite] = version.versionsToWrite
+            return (number, encoder)
         }
     )
 
@@ -121,17 +137,16 @@ package enum NotesAPI {
         return version
     }
 
-    /// Writes a note as an API version.
+    /// Writes a note as an API version shows it.
     ///
     /// - Parameters:
     ///   - note: The note.
     ///   - version: The API version, at most ``newestVersion``.
     /// - Returns: The JSON document.
-    /// - Throws: `VersionedEncodingError` when the note cannot be written as that version.
+    /// - Throws: `APIVersionError` when the version is not served or the note cannot be
+    ///   written as it.
     package static func encode(_ note: Note, asAPIVersion version: Int) throws -> Data {
-        guard let encoder = encoders[version] else {
-            throw VersionedEncodingError.versionNotInChain(version, chain: VersionChain(for: Note.self))
-        }
-        return try encoder.encode(versioned: note)
+        let versions = try apiVersions.get()
+        return try versions.encode(note, at: versions.version(named: String(version)))
     }
 }

@@ -4,10 +4,17 @@ import Hummingbird
 import Logging
 import NIOCore
 import VersionedCodable
+import VersionedCodableAPI
 
-/// The versioned handlers: a client writes a note of any version this build knows, reads it in
-/// the version it asks for, and a read upgrades the stored document to the versions the fleet
-/// stores.
+/// The versioned handlers: a client reads, lists and writes notes at the API version its
+/// `Notes-Version` header names, in that version's shape, and a read upgrades the stored
+/// document to the versions the fleet stores. `VersionedCodableAPI` reads the client's note up
+/// the chain, answers down it, and merges an older client's edit so that what its version does
+/// not show is kept.
+///
+/// An edit may name the revision it was made over (`If-Match` with the `ETag` of a read), or
+/// ask to create the note (`If-None-Match: *`); it is then refused with 412 when the row
+/// moved on, and changes nothing. Without either, the edit is merged over the row as it is.
 ///
 /// A note stored as a newer version than this build knows, whose version declares that builds
 /// like this one may write it, is read through `Versioned` as this build's newest version. A
@@ -16,10 +23,13 @@ import VersionedCodable
 struct NoteRoutes: Sendable {
     let store: NoteStore
     let fleet: FleetSetting
+    let versions: APIVersions
     let logger: Logger
 
     /// Documents are read once per request; the decoder has no settings that change.
     private static let decoder = JSONDecoder()
+    /// Writes the list's ids and messages.
+    private static let plainEncoder = JSONEncoder()
 
     /// How many times an edit reads the row again when another write moved it in between.
     private static let attempts = 5
@@ -31,6 +41,9 @@ struct NoteRoutes: Sendable {
         router.put("/notes/:id") { request, context in
             try await write(request, id: context.parameters.require("id"))
         }
+        router.get("/notes") { request, _ in
+            try await list(request)
+        }
         router.put("/admin/raw/:id") { request, context in
             try await restore(request, id: context.parameters.require("id"))
         }
@@ -40,7 +53,12 @@ struct NoteRoutes: Sendable {
     /// versions than the fleet stores is written back upgraded, unless a client wrote the note
     /// since this read.
     func read(_ request: Request, id: String) async throws -> Response {
-        let answerVersion = try requestedVersion(request)
+        let version: APIVersion
+        do {
+            version = try apiVersion(request)
+        } catch {
+            return refusal(error)
+        }
         guard let row = try await store.read(id: id) else {
             return .text("No note \(id).\n", status: .notFound)
         }
@@ -50,28 +68,42 @@ struct NoteRoutes: Sendable {
         } catch {
             return unreadable(id, row: row, error)
         }
+        var revision = row.revision
         let storage = fleet.storage
         if isBehind(stored, storage) {
             let upgraded = try storage.encoder.encode(versioned: stored.wrappedValue)
-            _ = try await store.writeBack(
-                id: id,
-                body: String(decoding: upgraded, as: UTF8.self),
-                version: storage.noteVersion,
-                ifRevision: row.revision
-            )
+            revision =
+                try await store.writeBack(
+                    id: id,
+                    body: String(decoding: upgraded, as: UTF8.self),
+                    version: storage.noteVersion,
+                    ifRevision: row.revision
+                ) ?? revision
         }
-        return try answer(stored.wrappedValue, as: answerVersion, storedVersion: row.version)
+        return answer(stored.wrappedValue, at: version, storedVersion: row.version, revision: revision)
     }
 
-    /// Stores a note sent in any version this build knows, over the stored one: the client's
-    /// note replaces the fields its version shows, and the fields of newer versions are kept,
-    /// whether this build knows them or only carries them.
+    /// Stores a note sent at the request's API version over the stored one: the client's note
+    /// replaces the fields its version shows, and the fields it does not show are kept, whether
+    /// this build knows them (merged through the chain) or only carries them (kept by the
+    /// stored document's `Versioned`).
     func write(_ request: Request, id: String) async throws -> Response {
-        let answerVersion = try requestedVersion(request)
-        let sent = try await decodeBody(request)
-        let clientVersion = sent.storedVersion ?? NotesAPI.newestVersion
-        for _ in 0..<Self.attempts {
+        let version: APIVersion
+        let sent: Note
+        let condition: Condition
+        do {
+            version = try apiVersion(request)
+            condition = try Condition(request)
+            let body = try await request.body.collect(upTo: 1 << 20)
+            sent = try versions.decode(Note.self, from: Data(body.readableBytesView), at: version)
+        } catch {
+            return refusal(error)
+        }
+        for _ in 0..<(condition == .none ? Self.attempts : 1) {
             let row = try await store.read(id: id)
+            if let refused = condition.refusal(row?.revision, id: id) {
+                return refused
+            }
             var stored: Versioned<Note>?
             if let row {
                 do {
@@ -81,31 +113,81 @@ struct NoteRoutes: Sendable {
                     return unreadable(id, row: row, error)
                 }
             }
-            var note = sent.wrappedValue
+            var note = sent
             if let stored {
-                note = note.keepingFieldsUnknown(toAPIVersion: clientVersion, from: stored.wrappedValue)
+                do {
+                    note = try versions.merge(sent, at: version, into: stored.wrappedValue)
+                } catch {
+                    return refusal(error)
+                }
             }
             let storage = fleet.storage
             let document: Data
-            let version: Int
+            let storedAs: Int
             do {
                 if var newer = stored, newer.isFromNewerVersion, let storedVersion = newer.storedVersion {
                     newer.wrappedValue = note
                     document = try storage.encoder.encode(newer)
-                    version = storedVersion
+                    storedAs = storedVersion
                 } else {
                     document = try storage.encoder.encode(versioned: note)
-                    version = storage.noteVersion
+                    storedAs = storage.noteVersion
                 }
             } catch {
                 return .text("This build cannot store the note: \(error)\n", status: .unprocessableContent)
             }
             let body = String(decoding: document, as: UTF8.self)
-            if try await store.write(id: id, body: body, version: version, ifRevision: row?.revision) {
-                return try answer(note, as: answerVersion, storedVersion: row?.version)
+            if let revision = try await store.write(id: id, body: body, version: storedAs, ifRevision: row?.revision) {
+                return answer(note, at: version, storedVersion: row?.version, revision: revision)
             }
         }
+        if condition != .none {
+            return .text(
+                "Note \(id) changed since the revision the edit names; read it again.\n",
+                status: .preconditionFailed
+            )
+        }
         return .text("Note \(id) kept changing while it was written; try again.\n", status: .conflict)
+    }
+
+    /// Up to `limit` notes (20 unless the query says, at most 100) whose ids sort after the
+    /// query's `after`, each as the request's API version shows it, with its revision:
+    /// `{"notes": [{"id": …, "revision": …, "note": {…}}], "next": id or null}`. A note this
+    /// build cannot read or the version cannot show is listed with an `error` instead.
+    func list(_ request: Request) async throws -> Response {
+        let version: APIVersion
+        do {
+            version = try apiVersion(request)
+        } catch {
+            return refusal(error)
+        }
+        let after = request.uri.queryParameters["after"].map(String.init) ?? ""
+        let limit = min(max(request.uri.queryParameters["limit"].flatMap { Int(String($0)) } ?? 20, 1), 100)
+        let rows = try await store.list(after: after, limit: limit)
+        var output = Data("{\"notes\":[".utf8)
+        for (index, (id, row)) in rows.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: #"{"id":"#.utf8)
+            output.append(try Self.plainEncoder.encode(id))
+            output.append(contentsOf: #","revision":\#(row.revision),"#.utf8)
+            do {
+                let note = try versions.encode(decode(row).wrappedValue, at: version)
+                output.append(contentsOf: #""note":"#.utf8)
+                output.append(note)
+            } catch {
+                logger.error("Note \(id) cannot be listed at API version \(version): \(error)")
+                output.append(contentsOf: #""error":"#.utf8)
+                output.append(try Self.plainEncoder.encode("\(error)"))
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+        output.append(contentsOf: #"],"next":"#.utf8)
+        output.append(try Self.plainEncoder.encode(rows.count == limit ? rows.last?.id : nil))
+        output.append(UInt8(ascii: "}"))
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[NotesAPI.versionHeaderName] = version.name
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: output)))
     }
 
     /// Stores a document as it is, after checking that this build reads it: how documents
@@ -147,47 +229,83 @@ struct NoteRoutes: Sendable {
             || stored.wrappedValue.attachments.contains { ($0.storedVersion ?? 0) < storage.attachmentVersion }
     }
 
-    /// A client's note, which must be of a version this build knows: a client that sends a newer
-    /// one expects its fields to be understood, and this build could only carry them.
-    private func decodeBody(_ request: Request) async throws -> Versioned<Note> {
-        let body = try await request.body.collect(upTo: 1 << 20)
+    /// The API version the request's header names; when it names none, the newest version every
+    /// running build answers in, so that a client that does not say gets what every build can
+    /// give it.
+    private func apiVersion(_ request: Request) throws(APIVersionError) -> APIVersion {
+        try versions.version(named: request.headers[NotesAPI.versionHeaderName] ?? String(fleet.answerVersion))
+    }
+
+    /// The note as the API version shows it, with the version it was stored as before the
+    /// request, if it was stored, and its revision as the `ETag` an edit names.
+    private func answer(_ note: Note, at version: APIVersion, storedVersion: Int?, revision: Int) -> Response {
+        let data: Data
         do {
-            return try Self.decoder.decodeWithStoredVersion(Note.self, from: Data(body.readableBytesView))
-        } catch let error as VersionedDecodingError {
-            // Valid JSON of a version this build does not know.
-            throw HTTPError(.unprocessableContent, message: "\(error)")
+            data = try versions.encode(note, at: version)
         } catch {
-            throw HTTPError(.badRequest, message: "\(error)")
+            return refusal(error)
         }
-    }
-
-    /// The version named by the request's header; the newest version every running build
-    /// answers in when there is none, so that a client that does not say gets what every build
-    /// can give it.
-    private func requestedVersion(_ request: Request) throws -> Int {
-        guard let header = request.headers[NotesAPI.versionHeaderName] else {
-            return fleet.answerVersion
-        }
-        guard let version = Int(header), NotesAPI.versions.contains(version) else {
-            throw HTTPError(
-                .notAcceptable,
-                message: "This build answers in versions \(NotesAPI.versions), not \(header)."
-            )
-        }
-        return version
-    }
-
-    /// The note in the version the client asked for, and the version it was stored as before
-    /// the request, if it was stored.
-    private func answer(_ note: Note, as version: Int, storedVersion: Int?) throws -> Response {
-        let data = try NotesAPI.encode(note, asAPIVersion: version)
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        headers[NotesAPI.versionHeaderName] = String(version)
+        headers[NotesAPI.versionHeaderName] = version.name
+        headers[.eTag] = "\"\(revision)\""
         if let storedVersion {
             headers[NotesAPI.storedVersionHeaderName] = String(storedVersion)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A request refused: an API version's error with its status and words, any other (a
+    /// migration step's, a body too large) as 400.
+    private func refusal(_ error: any Error) -> Response {
+        if let error = error as? APIVersionError {
+            return .text("\(error)\n", status: HTTPResponse.Status(code: error.httpStatus))
+        }
+        if let error = error as? HTTPError {
+            return .text("\(error.body ?? "\(error)")\n", status: error.status)
+        }
+        return .text("\(error)\n", status: .badRequest)
+    }
+}
+
+/// What an edit says about the row it was made over.
+enum Condition: Equatable {
+    /// Nothing: the edit is merged over the row as it is when written.
+    case none
+    /// `If-Match: "r"`: only over revision r.
+    case revision(Int)
+    /// `If-None-Match: *`: only when there is no note yet.
+    case absent
+
+    init(_ request: Request) throws {
+        if let match = request.headers[.ifMatch] {
+            let digits = match.drop { $0 == "W" || $0 == "/" || $0 == "\"" }.prefix { $0.isNumber }
+            guard let revision = Int(digits) else {
+                throw HTTPError(.badRequest, message: "If-Match must name a revision, as an ETag gives it: \(match)")
+            }
+            self = .revision(revision)
+        } else if request.headers[.ifNoneMatch] == "*" {
+            self = .absent
+        } else {
+            self = .none
+        }
+    }
+
+    /// The answer when the row is not the one the edit was made over.
+    func refusal(_ revision: Int?, id: String) -> Response? {
+        switch self {
+        case .none:
+            return nil
+        case .revision(let expected) where revision != expected:
+            return .text(
+                "Note \(id) is at revision \(revision.map(String.init) ?? "none"), not \(expected); read it again.\n",
+                status: .preconditionFailed
+            )
+        case .absent where revision != nil:
+            return .text("Note \(id) exists already.\n", status: .preconditionFailed)
+        default:
+            return nil
+        }
     }
 }
 

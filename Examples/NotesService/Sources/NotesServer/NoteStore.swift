@@ -94,9 +94,10 @@ package struct NoteStore: Sendable {
     }
 
     /// Writes a document if the row is still at `revision`, or, for `nil`, if there is no row
-    /// yet; returns whether it did. A client's edit is made over the row it read, so that the
-    /// fields the client does not know are kept from that row and from no older one.
-    func write(id: String, body: String, version: Int, ifRevision revision: Int?) async throws -> Bool {
+    /// yet; returns the row's new revision, or `nil` when it did not write. A client's edit is
+    /// made over the row it read, so that the fields the client does not know are kept from that
+    /// row and from no older one.
+    func write(id: String, body: String, version: Int, ifRevision revision: Int?) async throws -> Int? {
         guard let revision else {
             let rows = try await client.query(
                 """
@@ -105,16 +106,17 @@ package struct NoteStore: Sendable {
                 """,
                 logger: logger
             )
-            for try await _ in rows.decode(Int.self) {
-                return true
+            for try await written in rows.decode(Int.self) {
+                return written
             }
-            return false
+            return nil
         }
         return try await writeBack(id: id, body: body, version: version, ifRevision: revision)
     }
 
-    /// Writes an upgraded document if the row is still at `revision`; returns whether it did.
-    func writeBack(id: String, body: String, version: Int, ifRevision revision: Int) async throws -> Bool {
+    /// Writes an upgraded document if the row is still at `revision`; returns the row's new
+    /// revision, or `nil` when it did not write.
+    func writeBack(id: String, body: String, version: Int, ifRevision revision: Int) async throws -> Int? {
         let rows = try await client.query(
             """
             UPDATE notes SET body = \(body), version = \(version), revision = revision + 1
@@ -122,10 +124,23 @@ package struct NoteStore: Sendable {
             """,
             logger: logger
         )
-        for try await _ in rows.decode(Int.self) {
-            return true
+        for try await written in rows.decode(Int.self) {
+            return written
         }
-        return false
+        return nil
+    }
+
+    /// Up to `limit` notes whose ids sort after `after`, in id order.
+    func list(after: String, limit: Int) async throws -> [(id: String, row: Row)] {
+        let rows = try await client.query(
+            "SELECT id, body, version, revision FROM notes WHERE id > \(after) ORDER BY id LIMIT \(limit)",
+            logger: logger
+        )
+        var notes: [(id: String, row: Row)] = []
+        for try await (id, body, version, revision) in rows.decode((String, String, Int, Int).self) {
+            notes.append((id, Row(body: body, version: version, revision: revision)))
+        }
+        return notes
     }
 
     /// How many notes are stored as each version, and how many attachments, which carry their

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import PostgresNIO
 import ServiceLifecycle
 
@@ -51,7 +52,22 @@ package enum NotesService {
             }
             return Response.text("\(list(counts.notes)); attachments \(list(counts.attachments))\n", status: .ok)
         }
-        NoteRoutes(store: store, fleet: fleet, logger: logger).add(to: router)
+        let versions = try NotesAPI.makeAPIVersions()
+        NoteRoutes(store: store, fleet: fleet, versions: versions, logger: logger).add(to: router)
+        // The API versions and what changed in each, from the chains: a page, or JSON for tools.
+        let described = versions.describe()
+        let page = described.markdown
+        let document = try JSONEncoder().encode(described)
+        router.get("/api-versions") { request, _ in
+            guard request.headers[.accept]?.contains("application/json") == true else {
+                return Response.text(page, status: .ok)
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: document))
+            )
+        }
         PlainNoteRoutes(store: store).add(to: router)
 
         var app = Application(

@@ -52,13 +52,17 @@ final class Fleet: Sendable {
         _ method: HTTPMethod,
         _ url: String,
         version: Int? = nil,
-        body: Data? = nil
+        body: Data? = nil,
+        headers: [(String, String)] = []
     ) async -> (status: Int, body: Data, headers: HTTPHeaders)? {
         count { $0.requests += 1 }
         var request = HTTPClientRequest(url: url)
         request.method = method
         if let version {
             request.headers.add(name: NotesAPI.versionHeader, value: String(version))
+        }
+        for (name, value) in headers {
+            request.headers.add(name: name, value: value)
         }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")

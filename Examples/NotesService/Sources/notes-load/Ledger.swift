@@ -6,11 +6,11 @@ import VersionedCodable
 /// newest version reads it, and the running totals of both phases.
 ///
 /// A note is written by one worker only (its owner), so the owner knows its value at every
-/// moment; other workers read it only to prove it is readable. What a write of an older
-/// version loses is what that version's migration defines, so the expected value is the note
-/// as sent, read back through the chain the way the service reads it; the fields that version 3
-/// added, which clients of older versions are never shown, stay as the last version 3 client
-/// wrote them, whichever build took the edit.
+/// moment; other workers read it only to prove it is readable. A write of an older API version
+/// replaces the fields that version shows, as the note sent reads back through the chain; the
+/// fields it does not show stay as they were: the attachments, for version 1, and the fields
+/// version 3 added, which stay as the last version 3 client wrote them, whichever build took
+/// the edit.
 struct Ledger: Codable {
     var notes: [String: Expected] = [:]
     var totals = Totals()
@@ -49,6 +49,9 @@ struct Expected: Codable, Sendable {
         guard let note else { return Expected(note: nil) }
         seen.pinned = note.pinned
         seen.checklist = note.checklist
+        if version < 2 {
+            seen.attachments = note.attachments
+        }
         return Expected(note: seen, editedByOldBuild: editedByOldBuild || (oldBuild && note.hasVersion3Fields))
     }
 }

@@ -57,13 +57,13 @@ struct Rehearsal {
             old[0].url + "/notes/refused",
             body: try NotesAPI.encode(note, asAPIVersion: 3)
         )
-        if asked?.status != 406 || sent?.status != 422 {
+        if asked?.status != 400 || sent?.status != 400 {
             fleet.report(
                 \.failed,
                 "an old instance answered \(asked?.status ?? 0) to v3 and \(sent?.status ?? 0) to a v3 note"
             )
         } else {
-            print("Old instances refuse version 3 clients: 406 for an answer, 422 for a note.")
+            print("Old instances refuse version 3 clients: 400 for API version 3, 400 for a version 3 note.")
         }
 
         var expected = ledger.notes

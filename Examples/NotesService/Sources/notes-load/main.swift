@@ -1,6 +1,7 @@
 import Foundation
 import NotesModel
 import VersionedCodable
+import VersionedCodableAPI
 
 // Drives the notes fleet through a rolling deploy and checks it against a ledger.
 //
@@ -20,6 +21,12 @@ import VersionedCodable
 //       edits the listed notes through the service until the stop file appears, each build its
 //       own list, with N writers each, appending each write to the ledger file: the live load
 //       of the upgrade fault test.
+//
+//   notes-load api-versions --new URL,URL [--requests N] [--concurrency N] [--seed N]
+//       clients at API versions 1, 2 and 3 at once create, read, edit and list notes, each in
+//       its own version's shape, checked against a ledger of every revision; then the same load
+//       with every client at the newest version, for the rate to compare with. Prints the
+//       summary line.
 //
 // Options: --notes N (120), --requests N per load (4000), --compare N per handler (2000),
 // --concurrency N (12), --seconds S per load (60), --seed N (16).
@@ -71,6 +78,69 @@ if arguments.first == "edits" {
     }
     try await fleet.shutdown()
     exit(totals.failed == 0 ? 0 : 1)
+}
+if arguments.first == "api-versions" {
+    let instances = (option("new") ?? "").split(separator: ",").map(String.init)
+    guard !instances.isEmpty else {
+        print("usage: notes-load api-versions --new URL,URL [--requests N] [--concurrency N] [--seed N]")
+        exit(2)
+    }
+    let versions = try NotesAPI.makeAPIVersions()
+    let fleet = Fleet(connectionsPerInstance: number("concurrency", 12))
+    // The service describes its versions from the same declaration.
+    if let page = await fleet.send(.GET, instances[0] + "/api-versions", headers: [("Accept", "application/json")]),
+        let described = try? JSONDecoder().decode(APIVersionsDescription.self, from: page.body),
+        described == versions.describe()
+    {
+        print("The service describes API versions \(described.versions.map(\.name).joined(separator: ", ")).")
+    } else {
+        fleet.report(\.failed, "GET /api-versions does not describe the declared versions")
+    }
+    let ledger = RevisionLedger()
+    let counts = APIVersionsLoad.Counts()
+    var load = APIVersionsLoad(
+        fleet: fleet,
+        urls: instances,
+        clientVersions: versions.versions.compactMap { Int($0.name) },
+        requests: number("requests", 10_000),
+        concurrency: number("concurrency", 12),
+        seed: UInt64(number("seed", 16)),
+        prefix: "m",
+        versions: versions,
+        ledger: ledger,
+        counts: counts
+    )
+    let mixedSeconds = await load.run()
+    let mixed = fleet.totals
+    let (mixedConflicts, mixedUnknown) = (counts.conflictsRetried, counts.unknownRefused)
+    print("Clients at API versions \(load.clientVersions): \(mixed.requests) requests in \(Int(mixedSeconds)) s")
+    load.clientVersions = [NotesAPI.newestVersion]
+    load.prefix = "n"
+    load.seed &+= 1
+    let newestSeconds = await load.run()
+    let totals = fleet.totals
+    let newestRequests = totals.requests - mixed.requests
+    print(
+        "Clients at API version \(NotesAPI.newestVersion) only: \(newestRequests) requests in \(Int(newestSeconds)) s"
+    )
+    for problem in fleet.problems {
+        print("  \(problem)")
+    }
+    print(
+        "Notes created: \(ledger.noteCount); bodies with fields their version lacks refused: "
+            + "\(counts.badBodiesRefused); failures and lost fields count both runs"
+    )
+    let failed = totals.failed + totals.unreadable
+    let rate = Int((Double(mixed.requests) / mixedSeconds).rounded())
+    let newestRate = Int((Double(newestRequests) / newestSeconds).rounded())
+    let apiVersionCount = versions.versions.count
+    let lost = counts.fieldsLost
+    var line = "api versions: \(mixed.requests) requests at \(apiVersionCount) API versions, \(failed) failed, "
+    line += "\(lost) fields lost, \(mixedConflicts) conflicts retried, \(mixedUnknown) unknown versions refused, "
+    line += "\(rate) requests/s vs \(newestRate) at the newest version only"
+    print(line)
+    try await fleet.shutdown()
+    exit(failed == 0 && counts.fieldsLost == 0 && totals.lost == 0 && counts.unknownRefused > 0 ? 0 : 1)
 }
 guard let phase = arguments.first, ["mixed", "upgraded"].contains(phase), let ledgerPath = option("ledger") else {
     print("usage: notes-load mixed|upgraded --old URLS --new URLS --ledger FILE [options]")

@@ -1,6 +1,7 @@
 import Foundation
 import NotesModel
 import Testing
+import VersionedCodableAPI
 import VersionedCodableTesting
 
 /// The checks that make the deploy safe before it starts: the new build (version 3) reads what
@@ -65,15 +66,22 @@ struct NoteCompatibilityTests {
 
     @Test("A client of an older API replaces the fields it is shown and keeps the ones it is not")
     func olderClientsKeepTheAdditions() throws {
+        let versions = try NotesAPI.makeAPIVersions()
         var edited = try NotesAPI.asSeen(Self.sample, byAPIVersion: 2)
         edited.title = "Rollout, done"
-        let stored = edited.keepingFieldsUnknown(toAPIVersion: 2, from: Self.sample)
+        let stored = try versions.merge(edited, at: 2, into: Self.sample)
         #expect(stored.title == "Rollout, done")
         #expect(stored.pinned && stored.checklist == Self.sample.checklist)
 
+        var first = try NotesAPI.asSeen(Self.sample, byAPIVersion: 1)
+        first.tags = ["ops"]
+        let storedByFirst = try versions.merge(first, at: 1, into: Self.sample)
+        #expect(storedByFirst.tags == ["ops"] && storedByFirst.attachments == Self.sample.attachments)
+        #expect(storedByFirst.pinned && storedByFirst.checklist == Self.sample.checklist)
+
         var fresh = Self.sample
         fresh.pinned = false
-        #expect(fresh.keepingFieldsUnknown(toAPIVersion: 3, from: Self.sample) == fresh)
+        #expect(try versions.merge(fresh, at: 3, into: Self.sample) == fresh)
     }
 
     @Test("Note version 3 is stored from the start, attachment version 2 only once every build reads it")
