@@ -9,12 +9,19 @@ import VersionedCodable
 /// value so that what the client cannot see is kept. The chains' own steps do the work: no
 /// per-version code.
 ///
-/// <!-- snippet: api-versions-request -->
+/// <!-- snippet: api-versions-handler -->
 /// ```swift
-/// let version = try versions.version(named: request.headers["API-Version"])
-/// let edit = try versions.decode(Contact.self, from: body, at: version)
-/// let merged = try versions.merge(edit, at: version, into: stored)
-/// let answer = try versions.encode(merged, at: version)
+/// do {
+///     let version = try versions.version(named: headers["API-Version"])
+///     let edit = try versions.decode(Contact.self, from: body, at: version)
+///     let merged = try versions.merge(edit, at: version, into: stored)
+///     try store.save(merged, ifStillAt: revision)
+///     return (200, try versions.encode(merged, at: version))
+/// } catch let error as APIVersionError {
+///     return (error.httpStatus, Data(error.description.utf8))
+/// } catch {
+///     return (409, Data("The contact changed meanwhile; read it again.".utf8))
+/// }
 /// ```
 ///
 /// Bodies are JSON. Every call may run from many tasks at once.

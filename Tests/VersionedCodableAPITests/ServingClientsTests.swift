@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import VersionedCodable
+import VersionedCodableAPI
+
+/// The samples of the article "Serving Clients at Their Own Versions", compiled and run.
+@Suite("Serving clients at their own versions: the article's samples")
+struct ServingClientsTests {
+    /// A store of one contact with a revision, as a service's database holds it.
+    final class ContactStore: @unchecked Sendable {
+        var contact = ContactAPI.stored
+        var revision = 1
+
+        struct Conflict: Error {}
+
+        func save(_ contact: Contact, ifStillAt revision: Int) throws {
+            guard revision == self.revision else { throw Conflict() }
+            self.contact = contact
+            self.revision += 1
+        }
+    }
+
+    let store = ContactStore()
+
+    func makeVersions() throws -> APIVersions {
+        // snippet: api-version-declaration
+        let versions = try APIVersions(
+            [
+                APIVersion("2025-01-01").showing(Contact.self, asVersion: 1).showing(Address.self, asVersion: 1),
+                APIVersion("2025-09-01").showing(Contact.self, asVersion: 2).showing(Address.self, asVersion: 1),
+                APIVersion("2026-06-01"),
+            ],
+            defaultVersion: "2025-09-01"
+        )
+        // end snippet
+        return versions
+    }
+
+    /// A PUT handler as a service writes it, without a web framework.
+    func put(headers: [String: String], body: Data, versions: APIVersions) -> (status: Int, body: Data) {
+        let (stored, revision) = (store.contact, store.revision)
+        // snippet: api-versions-handler
+        do {
+            let version = try versions.version(named: headers["API-Version"])
+            let edit = try versions.decode(Contact.self, from: body, at: version)
+            let merged = try versions.merge(edit, at: version, into: stored)
+            try store.save(merged, ifStillAt: revision)
+            return (200, try versions.encode(merged, at: version))
+        } catch let error as APIVersionError {
+            return (error.httpStatus, Data(error.description.utf8))
+        } catch {
+            return (409, Data("The contact changed meanwhile; read it again.".utf8))
+        }
+        // end snippet
+    }
+
+    @Test("A client of the first API version edits a contact; what it cannot see is kept")
+    func oldClientEdit() throws {
+        let versions = try makeVersions()
+        let (status, answer) = put(
+            headers: ["API-Version": "2025-01-01"],
+            body: Data(#"{"name": "Mary Ann Smith", "email": "mas@example.com", "phone": null}"#.utf8),
+            versions: versions
+        )
+        #expect(status == 200)
+        #expect(try object(answer)["email"] as? String == "mas@example.com")
+        var expected = ContactAPI.stored
+        expected.emailAddress = "mas@example.com"
+        expected.phone = nil
+        #expect(store.contact == expected && store.revision == 2)
+    }
+
+    @Test("Bad requests get their status and words, and change nothing stored")
+    func badRequests() throws {
+        let versions = try makeVersions()
+        let cases: [([String: String], String, Int, String)] = [
+            (["API-Version": "2024-01-01"], "{}", 400, "2025-01-01, 2025-09-01, 2026-06-01"),
+            (["API-Version": "v2"], "{}", 400, "is not an API version"),
+            ([:], #"{"name": "A", "email": "a"}"#, 400, "not a Contact of API version 2025-09-01"),
+            (["API-Version": "2025-01-01"], #"{"name": "A", "email": "a", "favorite": true}"#, 400, "favorite"),
+            (["API-Version": "2025-01-01"], #"{"version": 2, "name": "A", "email": "a"}"#, 400, "version 2"),
+            (["API-Version": "2025-01-01"], #"{"name": "Mary Ann Jones", "email": "a"}"#, 409, "at name"),
+        ]
+        for (headers, body, status, words) in cases {
+            let answer = put(headers: headers, body: Data(body.utf8), versions: versions)
+            #expect(answer.status == status, "\(body)")
+            #expect(String(decoding: answer.body, as: UTF8.self).contains(words), "\(body)")
+        }
+        #expect(store.contact == ContactAPI.stored && store.revision == 1)
+    }
+
+    @Test("The description the article serves")
+    func description() throws {
+        let versions = try makeVersions()
+        // snippet: api-versions-description
+        let page = versions.describe().markdown
+        let document = try JSONEncoder().encode(versions.describe())
+        // end snippet
+        #expect(page.hasPrefix("# API versions\n\n## 2026-06-01\n"))
+        #expect(!document.isEmpty)
+    }
+}
