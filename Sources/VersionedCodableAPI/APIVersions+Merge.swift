@@ -41,13 +41,14 @@ extension APIVersions {
     /// - Returns: The value to store.
     /// - Throws: ``APIVersionError/cannotMerge(type:apiVersion:path:reason:)``, and
     ///   ``APIVersionError/cannotWrite(type:apiVersion:underlying:)`` when the stored value
-    ///   cannot be shown at the API version, so the client cannot have seen it.
+    ///   cannot be shown at the API version, so the client cannot have seen it;
+    ///   ``APIVersionError/unknownVersion(_:served:)`` for a version that is not in the list.
     public func merge<Value: VersionedCodable>(
         _ edit: Value,
         at version: APIVersion,
         into stored: Value
     ) throws -> Value {
-        let version = declared(version)
+        let (version, _) = try declared(version)
         if version.showsOnlyCurrentVersions {
             return edit
         }
@@ -71,7 +72,17 @@ extension APIVersions {
         guard let merged = try merge.merge(base: base, ours: ours, theirs: theirs, path: "") else {
             return edit
         }
-        let result = try mergeDecoder.decode(Value.self, from: Data(merged.bytes))
+        let result: Value
+        do {
+            result = try mergeDecoder.decode(Value.self, from: Data(merged.bytes))
+        } catch {
+            throw APIVersionError.cannotMerge(
+                type: name(of: Value.self),
+                apiVersion: version.name,
+                path: "",
+                reason: "the stored value with the edit applied does not read back as \(name(of: Value.self)): \(error)"
+            )
+        }
         let shownResult = try JSONTree(parsing: Array(shownEncoder.encode(versioned: result)))
         let shownEdit = try JSONTree(parsing: Array(shownEncoder.encode(versioned: edit)))
         if shownResult != shownEdit {

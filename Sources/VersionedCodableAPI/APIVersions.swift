@@ -148,14 +148,16 @@ public struct APIVersions: @unchecked Sendable {
     /// - Returns: The body as the current type.
     /// - Throws: ``APIVersionError/bodyVersionMismatch(type:apiVersion:expected:found:)``,
     ///   ``APIVersionError/undecodableBody(type:apiVersion:underlying:)`` and
-    ///   ``APIVersionError/unknownFields(_:type:apiVersion:)``; a migration step's own error as
-    ///   it threw it.
+    ///   ``APIVersionError/unknownFields(_:type:apiVersion:)``, and
+    ///   ``APIVersionError/unknownVersion(_:served:)`` for a version that is not in the list; a
+    ///   migration step's own error as it threw it.
     public func decode<Value: VersionedCodable>(
         _ type: Value.Type,
         from body: Data,
         at version: APIVersion
     ) throws -> Value {
-        let shown = declared(version).version(of: type)
+        let (version, _) = try declared(version)
+        let shown = version.version(of: type)
         let sent: any VersionedCodable
         do {
             if let sentVersion = try decoder.storedVersion(of: type, from: body), sentVersion != shown {
@@ -192,14 +194,15 @@ public struct APIVersions: @unchecked Sendable {
     /// - Returns: The JSON body.
     /// - Throws: ``APIVersionError/cannotWrite(type:apiVersion:underlying:)`` naming the type
     ///   and the API version, when a step down has no downgrade or cannot represent the value;
-    ///   never a different shape.
+    ///   never a different shape. ``APIVersionError/unknownVersion(_:served:)`` for a version
+    ///   that is not in the list.
     public func encode(_ value: some VersionedCodable, at version: APIVersion) throws -> Data {
-        let encoder = encoders[declared(version).name]!
+        let (version, encoder) = try declared(version)
         do {
             if versionKeyInResponses {
                 return try encoder.encode(versioned: value)
             }
-            return try encoder.encode(downgrade(value, to: declared(version).version(of: type(of: value))))
+            return try encoder.encode(downgrade(value, to: version.version(of: type(of: value))))
         } catch let error as VersionedEncodingError {
             throw APIVersionError.cannotWrite(
                 type: name(of: type(of: value)),
@@ -209,10 +212,13 @@ public struct APIVersions: @unchecked Sendable {
         }
     }
 
-    /// The declared API version of the same name: a name alone stands for it.
-    func declared(_ version: APIVersion) -> APIVersion {
-        if !version.shown.isEmpty || versions.count == 1 { return version }
-        return versions.first { $0 == version } ?? version
+    /// The declared API version of the same name, with its encoder: a name alone stands for it,
+    /// and a version that is not in the list is refused as a request naming it would be.
+    func declared(_ version: APIVersion) throws(APIVersionError) -> (version: APIVersion, encoder: JSONEncoder) {
+        guard let declared = versions.first(where: { $0 == version }), let encoder = encoders[declared.name] else {
+            throw .unknownVersion(version.name, served: versions.map(\.name))
+        }
+        return (declared, encoder)
     }
 
     func name(of type: any VersionedCodable.Type) -> String {
@@ -226,7 +232,7 @@ public struct APIVersions: @unchecked Sendable {
         let readTree: JSONTree
         do {
             sentTree = try JSONTree(parsing: Array(body))
-            readTree = try JSONTree(parsing: Array(encoders[declared(version).name]!.encode(versioned: sent)))
+            readTree = try JSONTree(parsing: Array(declared(version).encoder.encode(versioned: sent)))
         } catch {
             throw APIVersionError.undecodableBody(
                 type: name(of: type(of: sent)),

@@ -195,6 +195,27 @@ struct RequestResponseTests {
         #expect(try object(badges.encode(Badge(label: "gold", level: 2), at: 2))["level"] as? Int == 2)
     }
 
+    @Test("A version that is not in the list is refused by every call, whatever it shows")
+    func undeclaredVersion() throws {
+        let stray = APIVersion("2025-01-01-beta").showing(Contact.self, asVersion: 9)
+        let body = json(#"{"name": "A", "email": "a"}"#)
+        let calls: [() throws -> Void] = [
+            { _ = try versions.decode(Contact.self, from: body, at: stray) },
+            { _ = try versions.encode(ContactAPI.stored, at: stray) },
+            { _ = try versions.merge(ContactAPI.stored, at: stray, into: ContactAPI.stored) },
+        ]
+        for call in calls {
+            #expect {
+                try call()
+            } throws: { error in
+                guard case .unknownVersion("2025-01-01-beta", let served) = error as! APIVersionError else {
+                    return false
+                }
+                return served.count == 3
+            }
+        }
+    }
+
     @Test("A version named alone stands for the one the list declares")
     func nameAlone() throws {
         let data = try versions.encode(ContactAPI.stored, at: "2025-01-01")
