@@ -19,7 +19,7 @@ final class ProgressBar: @unchecked Sendable {
                     FileHandle.standardError.write(Data("\n".utf8))
                 }
             } else {
-                let tenth = Int(progress.fractionDone * 10)
+                let tenth = progress.fractionDone.map { Int($0 * 10) } ?? progress.done
                 if tenth != lastTenth {
                     lastTenth = tenth
                     FileHandle.standardError.write(Data("\(line)\n".utf8))

@@ -60,7 +60,7 @@ enum StoreCommands {
         var arguments = arguments
         var path: String?
         var target = Note.version
-        var settings = UpgradeSettings()
+        var settings = UpgradeSettings.defaults
         while let argument = arguments.popFirst() {
             switch argument {
             case "--database": path = try value(after: argument, in: &arguments)
@@ -83,7 +83,12 @@ enum StoreCommands {
             }
         }
         let database = try open(path)
-        let upgrade = try DocumentUpgrade(Note.self, to: target, coder: coder, settings: settings)
+        let upgrade = try DocumentUpgrade(
+            Note.self,
+            to: target.map(UpgradeTarget.version) ?? .unversioned,
+            coder: coder,
+            settings: settings
+        )
         let bar = ProgressBar()
         let report = try await upgrade.run(on: database) { bar.show($0) }
         print(report)
