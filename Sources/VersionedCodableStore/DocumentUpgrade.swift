@@ -274,13 +274,29 @@ public struct DocumentUpgrade<Value: VersionedCodable & Equatable, Coder: Docume
         if rank >= targetRank {
             return .atTarget
         }
-        let value = read.wrappedValue
+        switch try encodeAtTarget(read.wrappedValue, stored: stored) {
+        case .written(let data):
+            return .write(data, from: stored, revision: revision)
+        case .refused(let reason):
+            return .notWritable(reason)
+        }
+    }
+
+    /// What writing a value at the target gives: the bytes, or why they would lose something.
+    enum TargetEncoding {
+        case written(Data)
+        case refused(DocumentProblemReason)
+    }
+
+    /// Encodes `value` at the target and checks that it reads back as the same value at the
+    /// target; throws only when no value of the type can be written there.
+    func encodeAtTarget(_ value: Value, stored: Int?) throws -> TargetEncoding {
         let written: Data
         do {
             written = try coder.encode(value, asVersion: targetVersion)
         } catch {
             try throwIfUnreachable(error)
-            return .notWritable(
+            return .refused(
                 .wouldNotReadBack(stored: stored, target: targetVersion, detail: "encoding failed: \(error)")
             )
         }
@@ -289,7 +305,7 @@ public struct DocumentUpgrade<Value: VersionedCodable & Equatable, Coder: Docume
         do {
             let readBack = try coder.decode(Value.self, from: written)
             guard readBack.storedVersion == targetVersion else {
-                return .notWritable(
+                return .refused(
                     .wouldNotReadBack(
                         stored: stored,
                         target: targetVersion,
@@ -298,14 +314,20 @@ public struct DocumentUpgrade<Value: VersionedCodable & Equatable, Coder: Docume
                 )
             }
             guard readBack.wrappedValue == value else {
-                return .notWritable(
+                return .refused(
                     .wouldNotReadBack(stored: stored, target: targetVersion, detail: "it reads back as another value")
                 )
             }
         } catch {
-            return .notWritable(.wouldNotReadBack(stored: stored, target: targetVersion, detail: "\(error)"))
+            return .refused(.wouldNotReadBack(stored: stored, target: targetVersion, detail: "\(error)"))
         }
-        return .write(written, from: stored, revision: revision)
+        return .written(written)
+    }
+
+    /// Whether a stored version is below the target, so that a write moves it up; `nil` when
+    /// the version is not in the chain (a newer document a coder let through).
+    func isBelowTarget(_ stored: Int?) -> Bool? {
+        chain.rank(of: stored).map { $0 < targetRank }
     }
 
     private func classifyUndecodable<Revision>(_ data: Data, error: any Error) -> Outcome<Revision> {

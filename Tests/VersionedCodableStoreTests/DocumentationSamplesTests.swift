@@ -102,4 +102,18 @@ struct DocumentationSamplesTests {
         // end snippet
         #expect(total.upgraded == 1)
     }
+
+    @Test("A service's read writes an old document back")
+    func upgradeOnRead() async throws {
+        let store = InMemoryDocumentStore<Int>()
+        await store.put(try JSONEncoder().encode(versioned: BookmarkV1(address: "a")), at: 2)
+        // snippet: store-upgrade-on-read
+        let reader = try UpgradeOnRead(Bookmark.self, coder: JSONDocumentCoder(), writesBackPerSecond: 50)
+        if let read = try await reader.read(at: 2, from: store, writeBack: true) {
+            print(read.value.title, read.writeBack)
+        }
+        print(reader.report)
+        // end snippet
+        #expect(reader.report.writtenBack == 1)
+    }
 }
