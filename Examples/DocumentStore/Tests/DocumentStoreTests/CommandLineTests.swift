@@ -78,6 +78,20 @@ struct CommandLineTests {
         #expect(dry.status == 0)
         #expect(dry.output.contains("would upgrade"))
         #expect(try Self.bytes(store.path) == before)
+        // Reading takes no write lock: a census runs while another connection is writing.
+        let holder = try Self.holder(of: store.path)
+        try holder.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let census = try Self.run("census", "--database", store.path, "--wait", "0")
+        try holder.inDatabase { db in try db.execute(sql: "COMMIT") }
+        #expect(census.status == 0)
+        #expect(!census.errors.contains("waiting"))
+    }
+
+    /// A connection that holds a transaction open across calls, as another process does.
+    static func holder(of path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     @Test("A file that is not a store is refused with status 66 and left as it was")
@@ -156,10 +170,7 @@ struct CommandLineTests {
     @Test("While another connection holds the database, the upgrade says so and waits for it")
     func waitsForALock() async throws {
         let store = try Self.store(count: 100)
-        // A transaction held open across calls, as another process's upgrade holds it.
-        var configuration = Configuration()
-        configuration.allowsUnsafeTransactions = true
-        let holder = try DatabaseQueue(path: store.path, configuration: configuration)
+        let holder = try Self.holder(of: store.path)
         try holder.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
         let (process, output, errors) = try Self.start(["upgrade", "--database", store.path])
         try await Task.sleep(nanoseconds: 1_500_000_000)
