@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(name: "VersionedCodable", path: "../.."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
         .target(
@@ -25,7 +26,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "document-store",
-            dependencies: ["DocumentStore"]
+            dependencies: [
+                "DocumentStore",
+                .product(name: "VersionedCodableStore", package: "VersionedCodable"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(
             name: "DocumentStoreTests",

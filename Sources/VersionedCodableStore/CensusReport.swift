@@ -22,10 +22,42 @@ public struct CensusReport<Key: Hashable & Sendable>: Sendable, CustomStringConv
     /// readable or not, so that retiring a version also considers unreadable documents.
     var knownVersions: [Int?: Int] = [:]
 
-    init(chainVersions: [Int?], sampleLimit: Int) {
+    /// Makes an empty report, to add the censuses of parts of a store to.
+    ///
+    /// - Parameters:
+    ///   - chainVersions: The versions of the chain the censuses were taken with, oldest first.
+    ///   - sampleLimit: How many problem documents of each kind to keep; 0 or more.
+    /// - Throws: ``StoreSettingError/outOfRange(setting:value:requirement:)`` when
+    ///   `sampleLimit` is negative.
+    public init(chainVersions: [Int?], sampleLimit: Int) throws {
+        try StoreSettingError.check(sampleLimit, atLeast: 0, "sampleLimit")
+        self.init(chainVersions: chainVersions, checkedSampleLimit: sampleLimit)
+    }
+
+    init(chainVersions: [Int?], checkedSampleLimit sampleLimit: Int) {
         self.chainVersions = chainVersions
-        unreadable = ProblemSample(limit: sampleLimit)
-        newer = ProblemSample(limit: sampleLimit)
+        unreadable = ProblemSample(checkedLimit: sampleLimit)
+        newer = ProblemSample(checkedLimit: sampleLimit)
+    }
+
+    /// Adds the counts and samples of another census, as when workers each count a part of a
+    /// store.
+    ///
+    /// - Parameter other: A census taken with the same chain.
+    /// - Throws: ``StoreSettingError/reportsDiffer(_:)`` when the censuses were taken with
+    ///   chains of different versions.
+    public mutating func add(_ other: CensusReport<Key>) throws {
+        guard other.chainVersions == chainVersions else {
+            throw StoreSettingError.reportsDiffer(
+                "one census knows versions \(chainVersions.map(describe).joined(separator: ", ")), the other "
+                    + other.chainVersions.map(describe).joined(separator: ", ")
+            )
+        }
+        total += other.total
+        countsByVersion.merge(other.countsByVersion, uniquingKeysWith: +)
+        knownVersions.merge(other.knownVersions, uniquingKeysWith: +)
+        unreadable.add(contentsOf: other.unreadable)
+        newer.add(contentsOf: other.newer)
     }
 
     /// How many documents store a version older than `version`, whether this build reads them
@@ -66,7 +98,7 @@ public struct CensusReport<Key: Hashable & Sendable>: Sendable, CustomStringConv
         var lines: [String] = []
         let versions = Set(countsByVersion.keys).union(chainVersions)
         for version in versions.sorted(by: { ($0 ?? Int.min) < ($1 ?? Int.min) }) {
-            let name = version.map { "v\($0)" } ?? "unversioned"
+            let name = describe(version)
             lines.append(
                 "  \(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(countsByVersion[version] ?? 0)"
             )

@@ -38,10 +38,12 @@ public struct DocumentCensus<Value: VersionedCodable, Coder: DocumentCoder>: Sen
     ///   - type: The current version of the documents' type.
     ///   - coder: The documents' format.
     ///   - batchSize: How many documents to read per page; at least 1.
-    ///   - sampleLimit: How many problem documents of each kind to keep in the report.
+    ///   - sampleLimit: How many problem documents of each kind to keep in the report; 0 or
+    ///     more.
     ///   - decodesDocuments: Whether to decode every document, to find damaged fields too.
-    /// - Throws: `VersionedDecodingError.invalidVersionChain` when the type's chain is not
-    ///   sound.
+    /// - Throws: ``StoreSettingError/outOfRange(setting:value:requirement:)`` when a setting is
+    ///   out of its range, and `VersionedDecodingError.invalidVersionChain` when the type's
+    ///   chain is not sound.
     public init(
         _ type: Value.Type,
         coder: Coder,
@@ -49,8 +51,10 @@ public struct DocumentCensus<Value: VersionedCodable, Coder: DocumentCoder>: Sen
         sampleLimit: Int = 20,
         decodesDocuments: Bool = false
     ) throws {
+        try StoreSettingError.check(batchSize, atLeast: 1, "batchSize")
+        try StoreSettingError.check(sampleLimit, atLeast: 0, "sampleLimit")
         self.coder = coder
-        self.batchSize = max(1, batchSize)
+        self.batchSize = batchSize
         self.sampleLimit = sampleLimit
         self.decodesDocuments = decodesDocuments
         self.chain = try ChainVersions(for: type)
@@ -58,14 +62,15 @@ public struct DocumentCensus<Value: VersionedCodable, Coder: DocumentCoder>: Sen
 
     /// Reads every document of the store, a page at a time, and counts them.
     ///
-    /// The census writes nothing. Memory stays bounded by the page and the samples, whatever
-    /// the store's size.
+    /// The census writes nothing: of the store's requirements it calls only
+    /// ``DocumentStore/documents(after:limit:)``, so a store opened read-only serves it.
+    /// Memory stays bounded by the page and the samples, whatever the store's size.
     ///
     /// - Parameter store: The store to count.
     /// - Returns: The counts, with samples of the documents this build cannot read.
     /// - Throws: The store's errors, and `CancellationError` when the task is cancelled.
     public func take<Store: DocumentStore>(of store: Store) async throws -> CensusReport<Store.Key> {
-        var report = CensusReport<Store.Key>(chainVersions: chain.versions, sampleLimit: sampleLimit)
+        var report = CensusReport<Store.Key>(chainVersions: chain.versions, checkedSampleLimit: sampleLimit)
         var position: Store.Key?
         while true {
             try Task.checkCancellation()

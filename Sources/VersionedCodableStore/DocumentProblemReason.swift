@@ -29,18 +29,18 @@ public enum DocumentProblemReason: Sendable, CustomStringConvertible {
         case .versionUnreadable(let error):
             return "the version cannot be read: \(error)"
         case .retiredVersion(let stored, let oldest, let oldestType):
-            return "version \(describe(stored)) was retired: the oldest version this build reads is "
-                + "\(describe(oldest)) (\(oldestType))"
+            return (stored == nil ? "unversioned documents were" : "\(named(stored)) was")
+                + " retired: the oldest this build reads is \(named(oldest)) (\(oldestType))"
         case .unsupportedVersion(let stored, let supported):
-            return "version \(describe(stored)) is not in the chain; this build reads versions "
-                + supported.map(describe).joined(separator: ", ")
+            return "\(named(stored)) is not in the chain; this build reads "
+                + supported.map(named).joined(separator: ", ")
         case .undecodable(let stored, let error):
-            return "stored as version \(describe(stored)) but does not decode: \(error)"
+            return "stored as \(named(stored)) but does not decode: \(error)"
         case .newer(let stored, let newest):
-            return "version \(stored) is newer than this build, whose newest version is \(describe(newest))"
+            return "version \(stored) is newer than this build, whose newest is \(named(newest))"
         case .wouldNotReadBack(let stored, let target, let detail):
-            return "stored as version \(describe(stored)), would not read back unchanged when written as "
-                + "version \(describe(target)): \(detail)"
+            return "stored as \(named(stored)), cannot be written as \(named(target)) without losing something: "
+                + detail
         }
     }
 
@@ -63,7 +63,13 @@ public enum DocumentProblemReason: Sendable, CustomStringConvertible {
     }
 }
 
-/// A version as the reports print it: `nil` is a document written before versioning.
+/// A version as the reports and checkpoint names print it: `v3`, or `unversioned` for a
+/// document written before versioning.
 func describe(_ version: Int?) -> String {
-    version.map { String($0) } ?? "none"
+    version.map { "v\($0)" } ?? "unversioned"
+}
+
+/// A version as a sentence names it: `version 3`, or `unversioned`.
+func named(_ version: Int?) -> String {
+    version.map { "version \($0)" } ?? "unversioned"
 }

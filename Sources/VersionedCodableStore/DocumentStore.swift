@@ -11,6 +11,16 @@
 /// The checkpoint is written in the same transaction as the page's writes, so that after a
 /// crash the position and the documents agree: either both moved or neither did.
 ///
+/// Keys: the store's order and its equality are the ones that count. `Key`'s `==` must hold
+/// two keys equal whenever the store does (or the run would write one document as another);
+/// it may hold more keys equal than the store does, as Swift's `String` holds `café` with a
+/// composed and with a decomposed accent equal where a database comparing bytes keeps two
+/// documents: every document is read again by its own key, never looked up by an equal one.
+/// ``documents(after:limit:)`` must list each document once, in an order that does not change
+/// during a run; documents the service inserts during a run are upgraded when they sort after
+/// the run's position, and left to the next run otherwise, and those it deletes are counted
+/// in ``UpgradeReport/gone`` when the run had read them.
+///
 /// <!-- snippet: store-one-line -->
 /// ```swift
 /// let store = InMemoryDocumentStore<String>()
@@ -42,6 +52,9 @@ public protocol DocumentStore: Sendable {
 
     /// Counts the documents after `key`, for progress reports.
     ///
+    /// An upgrade calls it at most once per run, and only when a progress report is asked
+    /// for with ``UpgradeSettings/countsRemainingDocuments`` on; a census never calls it.
+    ///
     /// - Parameter key: The last key already seen, or `nil` to count every document.
     /// - Returns: How many documents follow `key` in the store's order.
     /// - Throws: The store's own errors.
@@ -65,9 +78,16 @@ public protocol DocumentStore: Sendable {
     /// - Parameters:
     ///   - writes: The documents to replace; may be empty, to move the checkpoint alone.
     ///   - checkpoint: The position to record with the writes.
+    /// A throw must mean that the transaction was committed whole or not at all, never in part.
+    /// A database over a network cannot always say which: its `COMMIT` may take effect and the
+    /// reply be lost. That is safe as long as it was all or nothing: the run stops with the
+    /// error, and the next run resumes from whichever checkpoint the store holds; documents
+    /// already written at the target are then found at the target and left as they are.
+    ///
     /// - Returns: The keys of the documents that changed since they were read; empty when the
     ///   transaction was committed.
-    /// - Throws: The store's own errors; then nothing of the transaction was written.
+    /// - Throws: The store's own errors; then the transaction was either not written or, when
+    ///   the store cannot know (a lost reply), written whole.
     func commit(
         _ writes: [DocumentWrite<Key, Revision>],
         checkpoint: UpgradeCheckpoint<Key>

@@ -14,9 +14,17 @@ public struct ProblemSample<Key: Hashable & Sendable>: Sendable {
 
     /// Makes an empty sample.
     ///
-    /// - Parameter limit: The most problems to keep.
-    public init(limit: Int) {
-        self.limit = max(0, limit)
+    /// - Parameter limit: The most problems to keep; 0 keeps only the count.
+    /// - Throws: ``StoreSettingError/outOfRange(setting:value:requirement:)`` when `limit` is
+    ///   negative.
+    public init(limit: Int) throws {
+        try StoreSettingError.check(limit, atLeast: 0, "sampleLimit")
+        self.limit = limit
+    }
+
+    /// Made from a limit already checked.
+    init(checkedLimit limit: Int) {
+        self.limit = limit
     }
 
     /// Counts a problem, and keeps it while the sample has room.
@@ -27,6 +35,15 @@ public struct ProblemSample<Key: Hashable & Sendable>: Sendable {
         if sample.count < limit {
             sample.append(problem)
         }
+    }
+
+    /// Counts the problems of another sample, as when the reports of several workers are
+    /// added up, and keeps those of its sample that still fit in this one.
+    ///
+    /// - Parameter other: The other sample.
+    public mutating func add(contentsOf other: ProblemSample<Key>) {
+        count += other.count
+        sample += other.sample.prefix(max(0, limit - sample.count))
     }
 
     /// Whether no document had the problem.

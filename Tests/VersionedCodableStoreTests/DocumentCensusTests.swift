@@ -27,7 +27,7 @@ struct DocumentCensusTests {
         let retired = try #require(census.unreadable.sample.first { $0.key == 1_003 })
         #expect(
             "\(retired.reason)"
-                == "version 0 was retired: the oldest version this build reads is 1 (StoreNoteV1)"
+                == "version 0 was retired: the oldest this build reads is version 1 (StoreNoteV1)"
         )
         guard case .versionUnreadable = try #require(census.unreadable.sample.first { $0.key == 1_001 }).reason else {
             Issue.record("a document that is not JSON has no readable version")
@@ -43,7 +43,7 @@ struct DocumentCensusTests {
         #expect(Set(census.newer.sample.map(\.key)) == [1_005, 1_006])
         #expect(
             census.newer.sample.allSatisfy {
-                "\($0.reason)".contains("newer than this build, whose newest version is 3")
+                "\($0.reason)".contains("newer than this build, whose newest is version 3")
             }
         )
     }

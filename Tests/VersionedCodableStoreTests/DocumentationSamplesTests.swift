@@ -25,7 +25,7 @@ struct DocumentationSamplesTests {
         // snippet: store-upgrade-progress
         let upgrade = try DocumentUpgrade(Bookmark.self, coder: JSONDocumentCoder())
         let report = try await upgrade.run(on: store) { progress in
-            print("\(progress.done) done, \(progress.remaining) to go")
+            print("\(progress.done) examined, \(progress.upgraded) upgraded")
         }
         // end snippet
         #expect(report.upgraded == 1)
@@ -72,5 +72,48 @@ struct DocumentationSamplesTests {
         let jsonData = try json.encode(bookmark, asVersion: 3)
         #expect(String(decoding: jsonData, as: UTF8.self) == #"{"folder":"f","title":"t","url":"u","version":3}"#)
         #expect(try plist.decode(Bookmark.self, from: plist.encode(bookmark, asVersion: 3)).wrappedValue == bookmark)
+    }
+
+    @Test("Targets are spelled as what they mean")
+    func targets() throws {
+        // snippet: store-targets
+        let current = try DocumentUpgrade(Bookmark.self, to: .current, coder: JSONDocumentCoder())
+        let second = try DocumentUpgrade(Bookmark.self, to: .version(2), coder: JSONDocumentCoder())
+        // end snippet
+        #expect(current.targetVersion == 3)
+        #expect(second.targetVersion == 2)
+    }
+
+    @Test("Workers' reports add up")
+    func reportsAddUp() async throws {
+        let stores = [InMemoryDocumentStore<String>(), InMemoryDocumentStore<String>()]
+        await stores[1].put(try JSONEncoder().encode(versioned: BookmarkV1(address: "a")), at: "a")
+        var reportsOfEachWorker: [UpgradeReport<String>] = []
+        for store in stores {
+            reportsOfEachWorker.append(
+                try await DocumentUpgrade(Bookmark.self, coder: JSONDocumentCoder()).run(on: store)
+            )
+        }
+        // snippet: store-reports-add-up
+        var total = try UpgradeReport<String>(targetVersion: 3, isDryRun: false, sampleLimit: 20)
+        for report in reportsOfEachWorker {
+            try total.add(report)
+        }
+        // end snippet
+        #expect(total.upgraded == 1)
+    }
+
+    @Test("A service's read writes an old document back")
+    func upgradeOnRead() async throws {
+        let store = InMemoryDocumentStore<Int>()
+        await store.put(try JSONEncoder().encode(versioned: BookmarkV1(address: "a")), at: 2)
+        // snippet: store-upgrade-on-read
+        let reader = try UpgradeOnRead(Bookmark.self, coder: JSONDocumentCoder(), writesBackPerSecond: 50)
+        if let read = try await reader.read(at: 2, from: store, writeBack: true) {
+            print(read.value.title, read.writeBack)
+        }
+        print(reader.report)
+        // end snippet
+        #expect(reader.report.writtenBack == 1)
     }
 }

@@ -25,6 +25,9 @@ actor FaultyStore: DocumentStore {
     /// How many times each document was written by an upgrade.
     private(set) var writes: [Int: Int] = [:]
 
+    /// How many times the documents were counted.
+    private(set) var counts = 0
+
     init(base: InMemoryDocumentStore<Int>) {
         self.base = base
     }
@@ -63,7 +66,8 @@ actor FaultyStore: DocumentStore {
     }
 
     func countOfDocuments(after key: Int?) async -> Int {
-        await base.countOfDocuments(after: key)
+        counts += 1
+        return await base.countOfDocuments(after: key)
     }
 
     func checkpoint(named name: String) async -> UpgradeCheckpoint<Int>? {

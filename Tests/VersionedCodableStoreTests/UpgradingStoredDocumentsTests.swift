@@ -56,7 +56,7 @@ struct UpgradingStoredDocumentsTests {
     func olderTarget() async throws {
         let store = try Self.bookmarks()
         // snippet: store-upgrade-older-target
-        let upgrade = try DocumentUpgrade(Bookmark.self, to: 2, coder: JSONDocumentCoder())
+        let upgrade = try DocumentUpgrade(Bookmark.self, to: .version(2), coder: JSONDocumentCoder())
         let report = try await upgrade.run(on: store)
         // end snippet
         #expect(report.upgraded == 1)
@@ -85,7 +85,7 @@ struct UpgradingStoredDocumentsTests {
         let problem = try #require(census.unreadable.sample.first)
         #expect(
             problem.description
-                == "straggler: version 1 was retired: the oldest version this build reads is 2 (BookmarkV2)"
+                == "straggler: version 1 was retired: the oldest this build reads is version 2 (BookmarkV2)"
         )
         #expect(!census.mayRetireVersions(below: 2))
         let report = try await DocumentUpgrade(AfterRetiring.Bookmark.self, coder: JSONDocumentCoder()).run(on: store)

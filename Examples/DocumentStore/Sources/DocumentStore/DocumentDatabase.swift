@@ -9,12 +9,69 @@ public struct DocumentDatabase: Sendable {
     /// The connection to the file; GRDB serializes access to it.
     public let queue: DatabaseQueue
 
-    /// Opens the database at `path`, creating the file and the tables when they are missing.
+    /// How a database is opened.
+    public enum OpenMode: Sendable {
+        /// Creates the file and the tables when they are missing: for a new store.
+        case create
+        /// Writes to a store that exists; refuses a file without the store's tables.
+        case readWrite
+        /// Only reads, as a census and a dry run do; refuses a file without the store's tables.
+        case readOnly
+    }
+
+    /// Opens the database at `path`.
     ///
-    /// - Parameter path: The SQLite file.
-    /// - Throws: `DatabaseError` when the file cannot be opened or created.
-    public init(path: String) throws {
-        queue = try DatabaseQueue(path: path)
+    /// While another connection holds the file (another upgrade commits a page), a write
+    /// waits up to `busyTimeout` seconds, calling `onWait` once when the wait begins, rather
+    /// than failing at once with "database is locked".
+    ///
+    /// - Parameters:
+    ///   - path: The SQLite file.
+    ///   - mode: Whether to create the store, write to an existing one or only read it.
+    ///   - busyTimeout: Seconds to wait for another connection's lock.
+    ///   - onWait: Called when a statement starts waiting for another connection's lock.
+    /// - Throws: ``NotAStoreError`` when `mode` is not `create` and the file is missing, is not
+    ///   a SQLite database or has not the store's tables; `DatabaseError` otherwise.
+    public init(
+        path: String,
+        mode: OpenMode = .create,
+        busyTimeout: Double = 60,
+        onWait: @escaping @Sendable () -> Void = {}
+    ) throws {
+        var configuration = Configuration()
+        configuration.readonly = mode == .readOnly
+        // SQLite calls this each time a statement finds the file locked; each try waits 50 ms.
+        configuration.busyMode = .callback { tries in
+            if tries == 0 {
+                onWait()
+            }
+            guard Double(tries) * 0.05 < busyTimeout else { return false }
+            usleep(50_000)
+            return true
+        }
+        if mode != .create {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw NotAStoreError(path: path, reason: "there is no such file")
+            }
+        }
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            if mode != .create {
+                let tables = try queue.read { db in
+                    try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                }
+                let missing = ["documents", "upgrade_checkpoints"].filter { !tables.contains($0) }
+                guard missing.isEmpty else {
+                    throw NotAStoreError(
+                        path: path,
+                        reason: "it has no table \(missing.joined(separator: " or "))"
+                    )
+                }
+                return
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw NotAStoreError(path: path, reason: "it is not a SQLite database")
+        }
         try queue.write { db in
             try db.execute(
                 sql: """
@@ -116,5 +173,19 @@ public struct VersionCounts: Equatable, Sendable, CustomStringConvertible {
             return "  \(name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(counts[version] ?? 0)"
         }
         return (lines + ["  total \(total)"]).joined(separator: "\n")
+    }
+}
+
+/// A file that a command meant to read or upgrade as a document store is not one; nothing was
+/// written to it.
+public struct NotAStoreError: Error, CustomStringConvertible {
+    /// The file.
+    public let path: String
+    /// Why it is not a store.
+    public let reason: String
+
+    /// The file and the reason, in a sentence.
+    public var description: String {
+        "\(path) is not a document store: \(reason). Nothing was written to it."
     }
 }

@@ -90,6 +90,22 @@ struct DocumentDatabaseStoreTests {
         #expect(try await store.database.checkpoint(named: "test") == nil)
     }
 
+    @Test("The SQLite table keeps every promise the adapter check holds a store to")
+    func adapterCheck() async throws {
+        let store = try TemporaryDatabase()
+        let database = store.database
+        try await DocumentStoreCheck(store: database, keys: [-5, 2, 40]) { key, data in
+            try await database.queue.write { db in
+                try db.execute(
+                    sql:
+                        "INSERT INTO documents (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body",
+                    arguments: [key, String(decoding: data, as: UTF8.self)]
+                )
+            }
+        }
+        .run()
+    }
+
     @Test("A run stopped after a committed page resumes after it, on a reopened file")
     func resume() async throws {
         let (store, _) = try filled(count: 1_000)

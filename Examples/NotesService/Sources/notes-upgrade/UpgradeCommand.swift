@@ -8,7 +8,7 @@ enum UpgradeCommand {
     static func run(_ arguments: Arguments, database: PostgresConnectionSettings, logger: Logger) async throws -> Int32
     {
         let share = try arguments.share()
-        let settings = UpgradeSettings(
+        let settings = try UpgradeSettings(
             batchSize: try arguments.batchSize(),
             pauseBetweenBatches: try arguments.double("--pause", default: 0),
             isDryRun: arguments.has("--dry-run"),
@@ -21,7 +21,7 @@ enum UpgradeCommand {
         // encoder lists both.
         let upgrade = try DocumentUpgrade(
             Note.self,
-            to: target,
+            to: .version(target),
             coder: JSONDocumentCoder(encoder: NotesAPI.encoders[target] ?? JSONEncoder()),
             settings: settings
         )

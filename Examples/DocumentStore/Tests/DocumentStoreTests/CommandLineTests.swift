@@ -1,0 +1,202 @@
+import DocumentStore
+import Foundation
+import GRDB
+import Testing
+
+/// The `document-store` executable, run as a person or a script runs it: built by
+/// `swift build`, started as a process, judged by its exit status and output.
+@Suite("The document-store command line")
+struct CommandLineTests {
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    static let executable = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/debug/document-store")
+
+    static func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        return (process, output, errors)
+    }
+
+    static func finish(_ process: Process, _ output: Pipe, _ errors: Pipe) -> Run {
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            output: String(decoding: out, as: UTF8.self),
+            errors: String(decoding: err, as: UTF8.self)
+        )
+    }
+
+    static func run(_ arguments: String...) throws -> Run {
+        let (process, output, errors) = try start(arguments)
+        return finish(process, output, errors)
+    }
+
+    /// A store of generated notes, made by the tool itself.
+    static func store(count: Int = 300) throws -> TemporaryDatabase {
+        let store = try TemporaryDatabase()
+        try DocumentGenerator(seed: 3).fill(store.database, count: count)
+        return store
+    }
+
+    static func bytes(_ path: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    @Test("Every command prints its help on standard output and exits 0")
+    func help() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.executable.path))
+        for arguments in [["--help"], ["demo", "--help"], ["census", "--help"], ["upgrade", "--help"]] {
+            let (process, output, errors) = try Self.start(arguments)
+            let run = Self.finish(process, output, errors)
+            #expect(run.status == 0, "\(arguments)")
+            #expect(run.output.contains("USAGE: document-store"), "\(arguments)")
+        }
+        let top = try Self.run("--help")
+        #expect(top.output.contains("130 interrupted"))
+    }
+
+    @Test("A census and a dry run leave the file byte for byte")
+    func readOnly() throws {
+        let store = try Self.store()
+        let before = try Self.bytes(store.path)
+        #expect(try Self.run("census", "--database", store.path).status == 0)
+        let dry = try Self.run("upgrade", "--database", store.path, "--dry-run")
+        #expect(dry.status == 0)
+        #expect(dry.output.contains("would upgrade"))
+        #expect(try Self.bytes(store.path) == before)
+        // Reading takes no write lock: a census runs while another connection is writing.
+        let holder = try Self.holder(of: store.path)
+        try holder.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let census = try Self.run("census", "--database", store.path)
+        try holder.inDatabase { db in try db.execute(sql: "COMMIT") }
+        #expect(census.status == 0)
+        #expect(!census.errors.contains("waiting"))
+    }
+
+    /// A connection that holds a transaction open across calls, as another process does.
+    static func holder(of path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    @Test("A file that is not a store is refused with status 66 and left as it was")
+    func notAStore() throws {
+        let folder = try TemporaryDatabase()
+        let empty = folder.folder.appendingPathComponent("empty.sqlite").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let text = folder.folder.appendingPathComponent("notes.txt").path
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
+        let other = folder.folder.appendingPathComponent("other.sqlite").path
+        try DatabaseQueue(path: other).write { db in try db.execute(sql: "CREATE TABLE accounts (id INTEGER)") }
+        for path in [empty, text, other] {
+            let before = try Self.bytes(path)
+            for arguments in [["census", "--database", path, "--retire-below", "3"], ["upgrade", "--database", path]] {
+                let (process, output, errors) = try Self.start(arguments)
+                let run = Self.finish(process, output, errors)
+                #expect(run.status == 66, "\(arguments)")
+                #expect(run.errors.contains("is not a document store"), "\(arguments)")
+            }
+            #expect(try Self.bytes(path) == before)
+        }
+    }
+
+    @Test("Settings out of range are refused by the library's own check, with status 64")
+    func validation() throws {
+        let store = try Self.store(count: 10)
+        let zero = try Self.run("upgrade", "--database", store.path, "--batch-size", "0")
+        #expect(zero.status == 64)
+        #expect(zero.errors.contains("batchSize is 0, but it must be at least 1"))
+        let pause = try Self.run("upgrade", "--database", store.path, "--pause", "-1")
+        #expect(pause.status == 64)
+        let retire = try Self.run("census", "--database", store.path, "--retire-below=-5")
+        #expect(retire.status == 64)
+        #expect(try Self.run("demo", "--database", store.path, "--batch-size", "0", "--no-generate").status == 64)
+    }
+
+    @Test("A target the chain cannot write is refused, naming the type, and no checkpoint is finished")
+    func unreachableTarget() async throws {
+        let store = try Self.store(count: 50)
+        let before = try store.database.allBodies()
+        let run = try Self.run("upgrade", "--database", store.path, "--to", "2")
+        #expect(run.status == 1)
+        #expect(run.errors.contains("Note has no downgraded() step"))
+        #expect(try store.database.allBodies() == before)
+        #expect(try await store.database.checkpoint(named: "upgrade@v2") == nil)
+    }
+
+    @Test("Census and upgrade print JSON, and the retirement check's status follows the upgrade")
+    func json() throws {
+        let store = try Self.store(count: 200)
+        let census = try Self.run("census", "--database", store.path, "--retire-below", "3", "--json")
+        #expect(census.status == 3)
+        let counted = try JSONSerialization.jsonObject(with: Data(census.output.utf8)) as? [String: Any]
+        #expect(counted?["total"] as? Int == 200)
+        #expect(counted?["mayRetire"] as? Bool == false)
+        let upgrade = try Self.run("upgrade", "--database", store.path, "--json", "--batch-size", "64")
+        #expect(upgrade.status == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(upgrade.output.utf8)) as? [String: Any]
+        #expect(report?["examined"] as? Int == 200)
+        #expect(report?["target"] as? String == "v3")
+        #expect(report?["leftBehind"] as? Int == 0)
+        #expect(try Self.run("census", "--database", store.path, "--retire-below", "3").status == 0)
+    }
+
+    @Test("An upgrade that leaves notes below the target exits with status 4")
+    func leftBehind() throws {
+        let store = try Self.store(count: 20)
+        try store.database.queue.write { db in
+            try db.execute(sql: "INSERT INTO documents (id, body) VALUES (100001, 'not json')")
+        }
+        let run = try Self.run("upgrade", "--database", store.path)
+        #expect(run.status == 4)
+        #expect(run.output.contains("1 unreadable kept"))
+    }
+
+    @Test("While another connection holds the database, the upgrade says so and waits for it")
+    func waitsForALock() async throws {
+        let store = try Self.store(count: 100)
+        let holder = try Self.holder(of: store.path)
+        try holder.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let (process, output, errors) = try Self.start(["upgrade", "--database", store.path])
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        #expect(process.isRunning)
+        try holder.inDatabase { db in try db.execute(sql: "COMMIT") }
+        let run = Self.finish(process, output, errors)
+        #expect(run.status == 0)
+        #expect(run.errors.contains("another process holds the database"))
+        #expect(run.output.contains("upgraded"))
+    }
+
+    @Test("Ctrl-C ends the progress line, says how to resume, and the next run resumes")
+    func interrupt() async throws {
+        let store = try Self.store(count: 2_000)
+        let (process, output, errors) = try Self.start([
+            "upgrade", "--database", store.path, "--batch-size", "10", "--pause", "0.1",
+        ])
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        process.interrupt()
+        let run = Self.finish(process, output, errors)
+        #expect(run.status == 130)
+        #expect(run.errors.contains("Run the same command again to resume from checkpoint upgrade@v3"))
+        #expect(run.errors.hasSuffix("\n"))
+        let again = try Self.run("upgrade", "--database", store.path, "--json")
+        #expect(again.status == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any]
+        #expect(report?["resumed"] as? Bool == true)
+    }
+}
