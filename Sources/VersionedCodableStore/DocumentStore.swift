@@ -21,6 +21,8 @@
 /// the run's position, and left to the next run otherwise, and those it deletes are counted
 /// in ``UpgradeReport/gone`` when the run had read them.
 ///
+/// ``DocumentStoreCheck`` checks an adapter against these promises from its own tests.
+///
 /// <!-- snippet: store-one-line -->
 /// ```swift
 /// let store = InMemoryDocumentStore<String>()

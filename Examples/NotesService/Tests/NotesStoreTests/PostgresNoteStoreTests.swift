@@ -55,6 +55,25 @@ struct PostgresNoteStoreTests {
         return bodies
     }
 
+    @Test("The notes table keeps every promise the adapter check holds a store to")
+    func adapterCheck() async throws {
+        try await ScratchDatabase.with { client in
+            let store = PostgresNoteStore(client: client, logger: Self.logger)
+            try await store.prepare()
+            try await DocumentStoreCheck(store: store, keys: ["k1", "k2", "k3"]) { id, data in
+                let body = String(decoding: data, as: UTF8.self)
+                try await client.query(
+                    """
+                    INSERT INTO notes (id, body, version, revision) VALUES (\(id), \(body), 1, 1)
+                    ON CONFLICT (id) DO UPDATE SET body = excluded.body, revision = notes.revision + 1
+                    """,
+                    logger: Self.logger
+                )
+            }
+            .run()
+        }
+    }
+
     @Test("Workers with shares of their own together upgrade every note once, and keep the rest byte for byte")
     func sharedByWorkers() async throws {
         try await ScratchDatabase.with { client in
