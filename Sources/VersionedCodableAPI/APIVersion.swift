@@ -88,7 +88,9 @@ public struct APIVersion: Sendable, Hashable, CustomStringConvertible, Expressib
     /// - Parameter type: The current version of a versioned type.
     /// - Returns: A version in the type's chain.
     public func version<Value: VersionedCodable>(of type: Value.Type) -> Int? {
-        shown.first { $0.id == ObjectIdentifier(type) }?.version ?? Value.version
+        // Not `?.version ?? Value.version`: a listed `nil` (the unversioned form) is a version.
+        guard let listed = shown.first(where: { $0.id == ObjectIdentifier(type) }) else { return Value.version }
+        return listed.version
     }
 
     /// The version's name.
@@ -114,7 +116,7 @@ public struct APIVersion: Sendable, Hashable, CustomStringConvertible, Expressib
     /// Whether every type this version shows is shown as its current version: then no value
     /// is written older than it is, and an edit hides nothing.
     var showsOnlyCurrentVersions: Bool {
-        shown.allSatisfy { $0.version == $0.chain.versions.first }
+        shown.allSatisfy { type in type.chain.versions.first.map { current in type.version == current } ?? true }
     }
 }
 

@@ -27,10 +27,11 @@ extension APIVersions {
         }
         for version in versions {
             for type in types {
-                let listed = version.shown.first { $0.id == type.id }
-                let shown = listed?.version ?? type.chain.versions.first ?? nil
-                if let problem = type.chain.problem {
-                    throw .invalidDeclaration("the chain of \(type.name) is not sound: \(problem)")
+                let shown = version.shownVersion(of: type)
+                do {
+                    try type.chain.validate()
+                } catch {
+                    throw .invalidDeclaration("the chain of \(type.name) is not sound: \(error)")
                 }
                 guard let position = type.chain.versions.firstIndex(of: shown) else {
                     throw .invalidDeclaration(
@@ -91,5 +92,14 @@ enum NameForm {
             let month = Int(parts[1]), let day = Int(parts[2])
         else { return false }
         return (1...12).contains(month) && (1...31).contains(day)
+    }
+}
+
+extension APIVersion {
+    /// The version of a listed type this API version shows: the one it lists, which may be the
+    /// unversioned `nil`, or the type's current version.
+    func shownVersion(of type: ShownType) -> Int? {
+        guard let listed = shown.first(where: { $0.id == type.id }) else { return type.chain.versions.first ?? nil }
+        return listed.version
     }
 }

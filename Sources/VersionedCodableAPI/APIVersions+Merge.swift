@@ -30,7 +30,11 @@ extension APIVersions {
     /// ``APIVersionError/cannotMerge(type:apiVersion:path:reason:)`` rather than store a
     /// value the client did not write.
     ///
-    /// At an API version that shows every type as its current version, the edit is the result.
+    /// At an API version that shows every type as its current version, the edit is the result;
+    /// an edit that changes nothing the client sees gives the stored value back as it is.
+    /// Elements are matched by what the client sees of them, so a `Set` or a dictionary written
+    /// as an array merges in any order; elements the client sees as equal but that hold
+    /// different hidden values cannot be told apart, and throw.
     ///
     /// - Parameters:
     ///   - edit: The client's value, as ``decode(_:from:at:)`` read it.
@@ -52,63 +56,67 @@ extension APIVersions {
         if version.showsOnlyCurrentVersions {
             return edit
         }
-        let shownEncoder = Self.shownEncoder(mergeEncoder, version)
+        let typeName = name(of: Value.self)
+        // The stored value as the client saw it: written with the service's strategies (a
+        // date as the client got it), read back as the service reads a request.
+        let shownEncoder = shownEncoders[version.name]!
         let seen: Value
         do {
-            seen = try mergeDecoder.decode(versioned: Value.self, from: shownEncoder.encode(versioned: stored))
-        } catch let error as VersionedEncodingError {
-            throw APIVersionError.cannotWrite(type: name(of: Value.self), apiVersion: version.name, underlying: error)
+            seen = try requestDecoder.decode(versioned: Value.self, from: shownEncoder.encode(versioned: stored))
+        } catch {
+            throw APIVersionError.cannotWrite(type: typeName, apiVersion: version.name, underlying: error)
         }
-        let base = try tree(seen)
-        let ours = try tree(stored)
-        let theirs = try tree(edit)
+        let base = try tree(seen, typeName, version)
+        let ours = try tree(stored, typeName, version)
+        let theirs = try tree(edit, typeName, version)
+        // The client changed nothing: the stored value stays as it is.
         if theirs == base {
             return stored
         }
         if ours == base {
             return edit
         }
-        let merge = ThreeWayMerge(type: name(of: Value.self), apiVersion: version.name)
+        let merge = ThreeWayMerge(type: typeName, apiVersion: version.name)
         guard let merged = try merge.merge(base: base, ours: ours, theirs: theirs, path: "") else {
             return edit
         }
-        let result: Value
         do {
-            result = try mergeDecoder.decode(Value.self, from: Data(merged.bytes))
-        } catch {
+            let result = try mergeDecoder.decode(Value.self, from: Data(merged.bytes))
+            let shownResult = try JSONTree(parsing: Array(shownEncoder.encode(versioned: result)))
+            let shownEdit = try JSONTree(parsing: Array(shownEncoder.encode(versioned: edit)))
+            if shownResult == shownEdit {
+                return result
+            }
             throw APIVersionError.cannotMerge(
-                type: name(of: Value.self),
-                apiVersion: version.name,
-                path: "",
-                reason: "the stored value with the edit applied does not read back as \(name(of: Value.self)): \(error)"
-            )
-        }
-        let shownResult = try JSONTree(parsing: Array(shownEncoder.encode(versioned: result)))
-        let shownEdit = try JSONTree(parsing: Array(shownEncoder.encode(versioned: edit)))
-        if shownResult != shownEdit {
-            throw APIVersionError.cannotMerge(
-                type: name(of: Value.self),
+                type: typeName,
                 apiVersion: version.name,
                 path: firstDifference(shownEdit, shownResult, path: ""),
                 reason: "the chain's steps turn the edit, kept beside what this API version does not show, "
                     + "into another value than the one sent"
             )
+        } catch let error as APIVersionError {
+            throw error
+        } catch {
+            throw APIVersionError.cannotMerge(
+                type: typeName,
+                apiVersion: version.name,
+                path: "",
+                reason: "the stored value with the edit applied does not read back as \(typeName): \(error)"
+            )
         }
-        return result
     }
 
-    private func tree(_ value: some Encodable) throws -> JSONTree {
-        try JSONTree(parsing: Array(mergeEncoder.encode(value)))
-    }
-
-    /// The merge's encoder, listing the versions an API version shows.
-    private static func shownEncoder(_ mergeEncoder: JSONEncoder, _ version: APIVersion) -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = mergeEncoder.outputFormatting
-        encoder.nonConformingFloatEncodingStrategy = mergeEncoder.nonConformingFloatEncodingStrategy
-        encoder.userInfo = mergeEncoder.userInfo
-        encoder.userInfo[.versionsToWrite] = version.versionsToWrite
-        return encoder
+    private func tree(_ value: some Encodable, _ typeName: String, _ version: APIVersion) throws -> JSONTree {
+        do {
+            return try JSONTree(parsing: Array(mergeEncoder.encode(value)))
+        } catch {
+            throw APIVersionError.cannotMerge(
+                type: typeName,
+                apiVersion: version.name,
+                path: "",
+                reason: "the value cannot be written to compare: \(error)"
+            )
+        }
     }
 }
 
@@ -187,11 +195,28 @@ struct ThreeWayMerge {
         -> [JSONTree]
     {
         // Each element the client sent that equals an element of the base, matched in order.
+        // Where it equals several, which the stored elements behind them tell apart by what the
+        // client cannot see, which one the client meant cannot be told.
+        var unused: [JSONTree: [Int]] = [:]
+        for index in base.indices.reversed() {
+            unused[base[index], default: []].append(index)
+        }
         var used = Array(repeating: false, count: base.count)
         var match: [Int?] = []
-        for element in theirs {
-            let found = base.indices.first { !used[$0] && base[$0] == element }
-            if let found { used[found] = true }
+        for (position, element) in theirs.enumerated() {
+            guard var candidates = unused[element], let found = candidates.popLast() else {
+                match.append(nil)
+                continue
+            }
+            if candidates.contains(where: { ours[$0] != ours[found] }) {
+                throw failure(
+                    "\(path)[\(position)]",
+                    "elements the client sees as equal hold different values it does not see, so which "
+                        + "stored element this one is cannot be told"
+                )
+            }
+            unused[element] = candidates
+            used[found] = true
             match.append(found)
         }
         let changed = theirs.indices.filter { match[$0] == nil }

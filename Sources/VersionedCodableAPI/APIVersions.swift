@@ -58,10 +58,15 @@ public struct APIVersions: @unchecked Sendable {
     private let decoder: JSONDecoder
     /// One encoder per API version, its `userInfo` listing the versions that API version shows.
     private let encoders: [String: JSONEncoder]
-    /// The coders the merge compares values with: plain key and date strategies, the
-    /// service's `userInfo` and float strategy.
+    /// The same, with sorted keys: what the merge brings values down with, so that the client's
+    /// view is the one the service's strategies (dates, keys) give it, and compares views with.
+    let shownEncoders: [String: JSONEncoder]
+    /// The coders the merge compares current values with: plain key and date strategies, so
+    /// that nothing is rounded, and the service's `userInfo` and float strategies.
     let mergeEncoder: JSONEncoder
     let mergeDecoder: JSONDecoder
+    /// The service's decoder, which reads what the shown encoders write.
+    let requestDecoder: JSONDecoder
 
     /// Declares the API versions a service serves.
     ///
@@ -95,23 +100,38 @@ public struct APIVersions: @unchecked Sendable {
         self.unknownFields = unknownFields
         self.versionKeyInResponses = versionKeyInResponses
         self.decoder = decoder
+        requestDecoder = decoder
         var userInfo = encoder.userInfo
         userInfo[.versionsToWrite] = nil
         var encoders: [String: JSONEncoder] = [:]
+        var shownEncoders: [String: JSONEncoder] = [:]
         for version in versions {
             let copy = Self.copy(encoder)
             copy.userInfo = userInfo
             copy.userInfo[.versionsToWrite] = version.versionsToWrite
             encoders[version.name] = copy
+            let sorted = Self.copy(copy)
+            sorted.userInfo = copy.userInfo
+            sorted.outputFormatting.insert(.sortedKeys)
+            shownEncoders[version.name] = sorted
         }
         self.encoders = encoders
+        self.shownEncoders = shownEncoders
         mergeEncoder = JSONEncoder()
         mergeEncoder.outputFormatting = [.sortedKeys]
         mergeEncoder.userInfo = userInfo
-        mergeEncoder.nonConformingFloatEncodingStrategy = encoder.nonConformingFloatEncodingStrategy
+        mergeEncoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "+Infinity",
+            negativeInfinity: "-Infinity",
+            nan: "NaN"
+        )
         mergeDecoder = JSONDecoder()
-        mergeDecoder.userInfo = userInfo
-        mergeDecoder.nonConformingFloatDecodingStrategy = decoder.nonConformingFloatDecodingStrategy
+        mergeDecoder.userInfo = decoder.userInfo
+        mergeDecoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "+Infinity",
+            negativeInfinity: "-Infinity",
+            nan: "NaN"
+        )
     }
 
     /// The API version a request names, or the default when it names none.
@@ -209,6 +229,16 @@ public struct APIVersions: @unchecked Sendable {
                 apiVersion: version.name,
                 underlying: error
             )
+        } catch EncodingError.invalidValue(let part, let context)
+            where context.underlyingError is VersionedEncodingError
+        {
+            // A `Versioned` part that cannot be written as the version listed: the error says
+            // where it is.
+            throw APIVersionError.cannotWrite(
+                type: name(of: type(of: value)),
+                apiVersion: version.name,
+                underlying: EncodingError.invalidValue(part, context)
+            )
         }
     }
 
@@ -231,7 +261,11 @@ public struct APIVersions: @unchecked Sendable {
         let sentTree: JSONTree
         let readTree: JSONTree
         do {
-            sentTree = try JSONTree(parsing: Array(body))
+            // A byte order mark, which the decoder skips, is no field.
+            let bytes = Array(body)
+            sentTree = try JSONTree(
+                parsing: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+            )
             readTree = try JSONTree(parsing: Array(declared(version).encoder.encode(versioned: sent)))
         } catch {
             throw APIVersionError.undecodableBody(
@@ -257,8 +291,11 @@ public struct APIVersions: @unchecked Sendable {
                 }
             }
         case (.array(let elements), .array(let knownElements)):
-            for (index, element) in elements.enumerated() where index < knownElements.count {
-                collectUnknown(element, known: knownElements[index], path: "\(path)[\(index)]", into: &unknown)
+            // Elements are compared with every field any element was written back with, not
+            // by position: a `Set` is written back in another order than it came.
+            guard let shape = knownElements.reduce(nil, { JSONTree.union($0, $1) }) else { break }
+            for (index, element) in elements.enumerated() {
+                collectUnknown(element, known: shape, path: "\(path)[\(index)]", into: &unknown)
             }
         default:
             break

@@ -118,7 +118,7 @@ extension APIVersions {
             var shownTypes: [APIVersionsDescription.ShownType] = []
             for type in types {
                 let chain = type.chain
-                let shown = version.shown.first { $0.id == type.id }?.version ?? chain.versions.first ?? nil
+                let shown = version.shownVersion(of: type)
                 let position = chain.versions.firstIndex(of: shown) ?? 0
                 var changes: [APIVersionsDescription.Change] = []
                 if let before = previous[type.id], before > position {

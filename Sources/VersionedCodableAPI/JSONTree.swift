@@ -3,14 +3,14 @@
 /// The merge compares three encodes of values of one type, made by one encoder: equal values
 /// are equal text, so a leaf is compared and written back as its bytes, and a number or a
 /// string never passes through another Swift type that could round it.
-enum JSONTree: Equatable {
+enum JSONTree: Hashable {
     /// A string (with its quotes), a number, `true`, `false` or `null`, as written.
     case leaf(ArraySlice<UInt8>)
     case array([JSONTree])
     case object([Member])
 
     /// A key of an object: `name` for comparing, `text` (quoted, as written) for writing back.
-    struct Member: Equatable {
+    struct Member: Hashable {
         var name: String
         var text: ArraySlice<UInt8>
         var value: JSONTree
@@ -19,6 +19,32 @@ enum JSONTree: Equatable {
     var isNull: Bool {
         if case .leaf(let text) = self { return text.elementsEqual("null".utf8) }
         return false
+    }
+
+    /// Every member and element either tree has, for checking a body's fields against what
+    /// several elements were written back with: objects join their members, arrays their
+    /// elements, into one element.
+    static func union(_ lhs: JSONTree?, _ rhs: JSONTree) -> JSONTree {
+        switch (lhs, rhs) {
+        case (.object(let left)?, .object(let right)):
+            var members = left
+            for member in right {
+                if let index = members.firstIndex(where: { $0.name == member.name }) {
+                    members[index].value = union(members[index].value, member.value)
+                } else {
+                    members.append(member)
+                }
+            }
+            return .object(members)
+        case (.array(let left)?, .array(let right)):
+            let elements = left + right
+            guard let first = elements.first else { return .array([]) }
+            return .array([elements.dropFirst().reduce(first) { union($0, $1) }])
+        case (nil, _):
+            return rhs
+        case (let left?, _):
+            return left
+        }
     }
 
     /// The value of the member named `name`, when this is an object that has one.
