@@ -19,8 +19,8 @@
 #   retried, <u> unknown versions refused, <r> requests/s vs <p> at the newest version only
 # Everything started here is stopped on exit.
 #
-# Environment: API_REQUESTS (per run, 10000), API_CONCURRENCY (12), API_PG_PORT (25433),
-# API_PORT (first instance's port, 18281), API_SCRATCH (the build folder,
+# Environment: API_REQUESTS (per run, 10000), API_CONCURRENCY (12), API_PG_PORT (25434),
+# API_PORT (first instance's port, 18381), API_SCRATCH (the build folder,
 # Examples/NotesService/.build), API_CONFIGURATION (debug or release; debug).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -28,8 +28,8 @@ scratch="${API_SCRATCH:-$here/.build}"
 configuration="${API_CONFIGURATION:-debug}"
 requests="${API_REQUESTS:-10000}"
 concurrency="${API_CONCURRENCY:-12}"
-pg_port="${API_PG_PORT:-25433}"
-first_port="${API_PORT:-18281}"
+pg_port="${API_PG_PORT:-25434}"
+first_port="${API_PORT:-18381}"
 started=$SECONDS
 
 say() {

@@ -17,7 +17,9 @@
 #      below version 3 (the planted version 3 notes carry version 2 attachments, which it does
 #      not read) and the new build the rest; writers edit the other half directly in the table.
 #      Each write is recorded in a ledger: an old build's is stored as version 2, a new build's
-#      and a direct writer's as version 3;
+#      and a direct writer's as version 3. Meanwhile a reader does what a service that repairs
+#      on read does (`notes-upgrade read-repair`): it reads random notes and writes those below
+#      the target back at it through the store's compare and swap, at a bounded rate;
 #   3. runs several upgrade workers to the target, the newest version every running build reads
 #      (2), each on its own share of the table, and kills one with SIGKILL at random moments,
 #      restarting it each time, until the workers finish. Notes at or above the target are
@@ -30,8 +32,8 @@
 #      planted at or above the target; unreadable and newer notes are byte for byte as planted.
 # The last line is the summary:
 #   upgrade: <n> documents, <u> upgraded, <r> unreadable kept, <v> newer kept, <w> live writes,
-#   <x> conflicts retried, <k> worker kills survived, <l> lost, <d> changed, <t> documents/s vs
-#   <p> plain pass, peak <m> MB
+#   <x> conflicts retried, <k> worker kills survived, <q> repaired on read, <l> lost, <d> changed,
+#   <t> documents/s vs <p> plain pass, peak <m> MB
 # Everything started here is stopped on exit.
 #
 # Environment: FAULT_NOTES (100000), FAULT_WORKERS (3), FAULT_KILLS (at least this many, 5),
@@ -75,6 +77,7 @@ work="$(mktemp -d /tmp/notes-fault.XXXXXX)"
 declare -A worker_pids=()
 writer_pid=""
 edits_pid=""
+repair_pid=""
 service_pid=""
 old_service_pid=""
 # shellcheck source=postgres.sh
@@ -85,7 +88,7 @@ cleanup() {
     for index in "${!worker_pids[@]}"; do
         kill "${worker_pids[$index]}" 2>/dev/null || true
     done
-    for pid in "$writer_pid" "$edits_pid" "$service_pid" "$old_service_pid"; do
+    for pid in "$writer_pid" "$edits_pid" "$repair_pid" "$service_pid" "$old_service_pid"; do
         if [ -n "$pid" ]; then
             kill "$pid" 2>/dev/null || true
         fi
@@ -199,6 +202,11 @@ rm -f "$work/stop"
 "$bin/notes-upgrade" live-writes --stop-file "$work/stop" --writers "$writers" --seed "$((seed + 1))" \
     >"$work/live-writes.log" 2>&1 &
 writer_pid=$!
+# A service that reads with repair on: notes below the target that it reads are written back at
+# the target, through the same compare and swap, while the workers upgrade.
+"$bin/notes-upgrade" read-repair --stop-file "$work/stop" --to "$target" --seed "$((seed + 3))" \
+    >"$work/read-repair.log" 2>&1 &
+repair_pid=$!
 service_builds=(--new "http://127.0.0.1:$service_port" --new-ids "$work/new-ids.txt")
 if [ "$with_old_build" = yes ]; then
     service_builds+=(--old "http://127.0.0.1:$old_service_port" --old-ids "$work/old-ids.txt")
@@ -311,6 +319,15 @@ touch "$work/stop"
 wait "$writer_pid"
 writer_pid=""
 cat "$work/live-writes.log"
+repair_status=0
+wait "$repair_pid" || repair_status=$?
+repair_pid=""
+cat "$work/read-repair.log"
+if [ "$repair_status" != 0 ]; then
+    say "the service's reads with repair failed"
+    exit 1
+fi
+repaired="$(sed -n 's/^repaired on read: \([0-9]*\)$/\1/p' "$work/read-repair.log")"
 edits_status=0
 wait "$edits_pid" || edits_status=$?
 edits_pid=""
@@ -374,6 +391,11 @@ fi
 lost="$(field lost)"
 changed="$(field changed)"
 [ "$lost" = 0 ] && [ "$changed" = 0 ] || status=1
+# Reads with repair on that wrote nothing back have not tested upgrade on read.
+if [ "${repaired:-0}" -eq 0 ]; then
+    say "no note was repaired on read"
+    status=1
+fi
 say "$([ "$status" = 0 ] && echo passed || echo FAILED) in $((SECONDS - started)) s"
-echo "upgrade: $(field notes) documents, $(field upgraded) upgraded, $(field unreadable_kept) unreadable kept, $(field newer_kept) newer kept, $(field live_writes) live writes, $conflicts conflicts retried, $kills worker kills survived, $lost lost, $changed changed, $upgrade_rate documents/s vs $plain_rate plain pass, peak $(printf '%.0f' "$peak") MB"
+echo "upgrade: $(field notes) documents, $(field upgraded) upgraded, $(field unreadable_kept) unreadable kept, $(field newer_kept) newer kept, $(field live_writes) live writes, $conflicts conflicts retried, $kills worker kills survived, ${repaired:-0} repaired on read, $lost lost, $changed changed, $upgrade_rate documents/s vs $plain_rate plain pass, peak $(printf '%.0f' "$peak") MB"
 exit "$status"

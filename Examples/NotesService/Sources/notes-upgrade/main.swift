@@ -13,6 +13,7 @@ let usage = """
            notes-upgrade plain-pass [--batch-size N] [--worker I/N] [--log-lines]
            notes-upgrade plant --notes N [--seed S]
            notes-upgrade live-writes --stop-file PATH [--writers N] [--seed S]
+           notes-upgrade read-repair --stop-file PATH [--to VERSION] [--readers N] [--rate PER_SECOND] [--seed S]
            notes-upgrade check [--to VERSION] [--ledger FILE]
       census       count the notes by stored version, and those this build cannot read or that are newer;
                    with --retire-below N, exit with status 3 unless no note is stored below version N
@@ -23,6 +24,8 @@ let usage = """
       plant        fill an empty table with notes of every version, damaged notes and notes of a newer build,
                    and keep a copy of each as planted
       live-writes  edit notes as the service does, recording each write, until the stop file appears
+      read-repair  read random notes as a service that repairs on read does, writing those below the target back
+                   at it (at most --rate per second), until the stop file appears
       check        compare the table with what was planted and written (the service's edits: --ledger), and
                    print the counts
     """
@@ -40,6 +43,7 @@ do {
     case "plain-pass": status = try await PlainPassCommand.run(arguments, database: database, logger: logger)
     case "plant": status = try await PlantCommand.run(arguments, database: database, logger: logger)
     case "live-writes": status = try await LiveWritesCommand.run(arguments, database: database, logger: logger)
+    case "read-repair": status = try await ReadRepairCommand.run(arguments, database: database, logger: logger)
     case "check": status = try await CheckCommand.run(arguments, database: database, logger: logger)
     case "--help", "-h", "help":
         print(usage)
