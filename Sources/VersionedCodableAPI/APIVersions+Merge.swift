@@ -32,9 +32,10 @@ extension APIVersions {
     ///
     /// At an API version that shows every type as its current version, the edit is the result;
     /// an edit that changes nothing the client sees gives the stored value back as it is.
-    /// Elements are matched by what the client sees of them, so a `Set` or a dictionary written
-    /// as an array merges in any order; elements the client sees as equal but that hold
-    /// different hidden values cannot be told apart, and throw.
+    /// Elements are matched by what the client sees of them; elements the client sees as equal
+    /// but that hold different hidden values cannot be told apart, and throw. A `Set`, or a
+    /// dictionary written as an array, whose elements hold hidden values merges only when it is
+    /// written in the same order as the stored one, and otherwise throws.
     ///
     /// - Parameters:
     ///   - edit: The client's value, as ``decode(_:from:at:)`` read it.
@@ -52,17 +53,16 @@ extension APIVersions {
         at version: APIVersion,
         into stored: Value
     ) throws -> Value {
-        let (version, _) = try declared(version)
+        let (version, _, shownEncoder) = try declared(version)
         if version.showsOnlyCurrentVersions {
             return edit
         }
         let typeName = name(of: Value.self)
         // The stored value as the client saw it: written with the service's strategies (a
         // date as the client got it), read back as the service reads a request.
-        let shownEncoder = shownEncoders[version.name]!
         let seen: Value
         do {
-            seen = try requestDecoder.decode(versioned: Value.self, from: shownEncoder.encode(versioned: stored))
+            seen = try decoder.decode(versioned: Value.self, from: shownEncoder.encode(versioned: stored))
         } catch {
             throw APIVersionError.cannotWrite(type: typeName, apiVersion: version.name, underlying: error)
         }
@@ -84,7 +84,9 @@ extension APIVersions {
             let result = try mergeDecoder.decode(Value.self, from: Data(merged.bytes))
             let shownResult = try JSONTree(parsing: Array(shownEncoder.encode(versioned: result)))
             let shownEdit = try JSONTree(parsing: Array(shownEncoder.encode(versioned: edit)))
-            if shownResult == shownEdit {
+            // Compared whatever order a set or a dictionary is written in this time: an array's
+            // merged elements follow the edit's order, so only those can differ in order.
+            if shownResult.withArraysSorted == shownEdit.withArraysSorted {
                 return result
             }
             throw APIVersionError.cannotMerge(

@@ -55,18 +55,17 @@ public struct APIVersions: @unchecked Sendable {
     /// The newest API version.
     public var newest: APIVersion { versions[versions.count - 1] }
 
-    private let decoder: JSONDecoder
+    /// The service's decoder, for requests and for what the shown encoders write.
+    let decoder: JSONDecoder
     /// One encoder per API version, its `userInfo` listing the versions that API version shows.
     private let encoders: [String: JSONEncoder]
     /// The same, with sorted keys: what the merge brings values down with, so that the client's
     /// view is the one the service's strategies (dates, keys) give it, and compares views with.
-    let shownEncoders: [String: JSONEncoder]
+    private let shownEncoders: [String: JSONEncoder]
     /// The coders the merge compares current values with: plain key and date strategies, so
     /// that nothing is rounded, and the service's `userInfo` and float strategies.
     let mergeEncoder: JSONEncoder
     let mergeDecoder: JSONDecoder
-    /// The service's decoder, which reads what the shown encoders write.
-    let requestDecoder: JSONDecoder
 
     /// Declares the API versions a service serves.
     ///
@@ -100,7 +99,6 @@ public struct APIVersions: @unchecked Sendable {
         self.unknownFields = unknownFields
         self.versionKeyInResponses = versionKeyInResponses
         self.decoder = decoder
-        requestDecoder = decoder
         var userInfo = encoder.userInfo
         userInfo[.versionsToWrite] = nil
         var encoders: [String: JSONEncoder] = [:]
@@ -176,7 +174,7 @@ public struct APIVersions: @unchecked Sendable {
         from body: Data,
         at version: APIVersion
     ) throws -> Value {
-        let (version, _) = try declared(version)
+        let (version, _, _) = try declared(version)
         let shown = version.version(of: type)
         let sent: any VersionedCodable
         do {
@@ -217,7 +215,7 @@ public struct APIVersions: @unchecked Sendable {
     ///   never a different shape. ``APIVersionError/unknownVersion(_:served:)`` for a version
     ///   that is not in the list.
     public func encode(_ value: some VersionedCodable, at version: APIVersion) throws -> Data {
-        let (version, encoder) = try declared(version)
+        let (version, encoder, _) = try declared(version)
         do {
             if versionKeyInResponses {
                 return try encoder.encode(versioned: value)
@@ -244,11 +242,15 @@ public struct APIVersions: @unchecked Sendable {
 
     /// The declared API version of the same name, with its encoder: a name alone stands for it,
     /// and a version that is not in the list is refused as a request naming it would be.
-    func declared(_ version: APIVersion) throws(APIVersionError) -> (version: APIVersion, encoder: JSONEncoder) {
-        guard let declared = versions.first(where: { $0 == version }), let encoder = encoders[declared.name] else {
+    func declared(
+        _ version: APIVersion
+    ) throws(APIVersionError) -> (version: APIVersion, encoder: JSONEncoder, shownEncoder: JSONEncoder) {
+        guard let declared = versions.first(where: { $0 == version }), let encoder = encoders[declared.name],
+            let shownEncoder = shownEncoders[declared.name]
+        else {
             throw .unknownVersion(version.name, served: versions.map(\.name))
         }
-        return (declared, encoder)
+        return (declared, encoder, shownEncoder)
     }
 
     func name(of type: any VersionedCodable.Type) -> String {

@@ -47,6 +47,25 @@ enum JSONTree: Hashable {
         }
     }
 
+    /// The tree with every array's elements in the order of their text: equal when two trees
+    /// differ only in the order a set or a dictionary was written in.
+    var withArraysSorted: JSONTree {
+        switch self {
+        case .leaf:
+            return self
+        case .array(let elements):
+            let sorted = elements.map { element in
+                let tree = element.withArraysSorted
+                return (tree: tree, text: tree.bytes)
+            }.sorted { $0.text.lexicographicallyPrecedes($1.text) }
+            return .array(sorted.map(\.tree))
+        case .object(let members):
+            return .object(
+                members.map { JSONTree.Member(name: $0.name, text: $0.text, value: $0.value.withArraysSorted) }
+            )
+        }
+    }
+
     /// The value of the member named `name`, when this is an object that has one.
     subscript(member name: String) -> JSONTree? {
         guard case .object(let members) = self else { return nil }

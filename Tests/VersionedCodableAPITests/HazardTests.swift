@@ -86,6 +86,40 @@ struct Calendar: VersionedCodable, Equatable {
     func downgraded() throws -> CalendarV1 { CalendarV1(events: events.map { EventV1(id: $0.id, at: $0.at) }) }
 }
 
+struct TeamV1: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var title: String
+    var members: Set<MemberV1>
+
+    struct MemberV1: Codable, Hashable { var name: String }
+}
+
+struct Team: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = TeamV1
+    var title: String
+    var members: Set<Member>
+
+    struct Member: Codable, Hashable {
+        var name: String
+        var role: String
+    }
+
+    init(title: String, members: Set<Member>) {
+        self.title = title
+        self.members = members
+    }
+
+    init(from old: TeamV1) throws {
+        self.init(title: old.title, members: Set(old.members.map { Member(name: $0.name, role: "") }))
+    }
+
+    func downgraded() throws -> TeamV1 {
+        TeamV1(title: title, members: Set(members.map { TeamV1.MemberV1(name: $0.name) }))
+    }
+}
+
 @Suite("Hazards a service meets")
 struct HazardTests {
     @Test("The unversioned form can be shown, read and declared like any version")
@@ -150,6 +184,32 @@ struct HazardTests {
         var removed = seen
         removed.events.removeLast()
         #expect(try versions.merge(removed, at: 1, into: stored).events == [stored.events[0]])
+    }
+
+    @Test("A set whose elements hide fields: the right value or cannotMerge, never members trading roles")
+    func setWithHiddenFields() throws {
+        let versions = try APIVersions([APIVersion(1).showing(Team.self, asVersion: 1), 2], defaultVersion: 2)
+        let names = (0..<12).map { "member \($0)" }
+        let stored = Team(title: "Core", members: Set(names.map { Team.Member(name: $0, role: "role of \($0)") }))
+        var merged = 0
+        for _ in 0..<40 {
+            var edit = try versions.decode(Team.self, from: versions.encode(stored, at: 1), at: 1)
+            edit.title = "Core team"
+            if Bool.random() {
+                edit.members.remove(Team.Member(name: "member 3", role: ""))
+            }
+            let expected = Team(
+                title: "Core team",
+                members: stored.members.filter { edit.members.map(\.name).contains($0.name) }
+            )
+            do {
+                #expect(try versions.merge(edit, at: 1, into: stored) == expected)
+                merged += 1
+            } catch let error as APIVersionError {
+                guard case .cannotMerge = error else { throw error }
+            }
+        }
+        print("A set with hidden fields merged \(merged) of 40 times; the others were refused")
     }
 
     @Test("A large array reversed by an old client merges, each element keeping its hidden field")
