@@ -19,8 +19,11 @@ import VersionedCodable
 ///     return (200, try versions.encode(merged, at: version))
 /// } catch let error as APIVersionError {
 ///     return (error.httpStatus, Data(error.description.utf8))
+/// } catch is ContactStore.Conflict {
+///     return (412, Data("The contact changed since it was read; read it again.".utf8))
 /// } catch {
-///     return (409, Data("The contact changed meanwhile; read it again.".utf8))
+///     // A migration step's own error: the body holds a value the current type refuses.
+///     return (422, Data("\(error)".utf8))
 /// }
 /// ```
 ///

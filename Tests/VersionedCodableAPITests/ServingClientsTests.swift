@@ -37,8 +37,13 @@ struct ServingClientsTests {
     }
 
     /// A PUT handler as a service writes it, without a web framework.
-    func put(headers: [String: String], body: Data, versions: APIVersions) -> (status: Int, body: Data) {
-        let (stored, revision) = (store.contact, store.revision)
+    func put(
+        headers: [String: String],
+        body: Data,
+        versions: APIVersions,
+        readAt readRevision: Int? = nil
+    ) -> (status: Int, body: Data) {
+        let (stored, revision) = (store.contact, readRevision ?? store.revision)
         // snippet: api-versions-handler
         do {
             let version = try versions.version(named: headers["API-Version"])
@@ -48,8 +53,11 @@ struct ServingClientsTests {
             return (200, try versions.encode(merged, at: version))
         } catch let error as APIVersionError {
             return (error.httpStatus, Data(error.description.utf8))
+        } catch is ContactStore.Conflict {
+            return (412, Data("The contact changed since it was read; read it again.".utf8))
         } catch {
-            return (409, Data("The contact changed meanwhile; read it again.".utf8))
+            // A migration step's own error: the body holds a value the current type refuses.
+            return (422, Data("\(error)".utf8))
         }
         // end snippet
     }
@@ -86,6 +94,19 @@ struct ServingClientsTests {
             #expect(answer.status == status, "\(body)")
             #expect(String(decoding: answer.body, as: UTF8.self).contains(words), "\(body)")
         }
+        #expect(store.contact == ContactAPI.stored && store.revision == 1)
+    }
+
+    @Test("An edit made over a revision that is no longer stored is refused and changes nothing")
+    func staleRevision() throws {
+        let versions = try makeVersions()
+        let answer = put(
+            headers: ["API-Version": "2025-01-01"],
+            body: Data(#"{"name": "Mary Ann Smith", "email": "new@example.com"}"#.utf8),
+            versions: versions,
+            readAt: 0
+        )
+        #expect(answer.status == 412)
         #expect(store.contact == ContactAPI.stored && store.revision == 1)
     }
 
