@@ -88,9 +88,7 @@ public struct APIVersion: Sendable, Hashable, CustomStringConvertible, Expressib
     /// - Parameter type: The current version of a versioned type.
     /// - Returns: A version in the type's chain.
     public func version<Value: VersionedCodable>(of type: Value.Type) -> Int? {
-        // Not `?.version ?? Value.version`: a listed `nil` (the unversioned form) is a version.
-        guard let listed = shown.first(where: { $0.id == ObjectIdentifier(type) }) else { return Value.version }
-        return listed.version
+        shownVersion(of: ObjectIdentifier(type), current: Value.version)
     }
 
     /// The version's name.

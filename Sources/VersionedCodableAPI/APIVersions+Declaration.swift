@@ -20,19 +20,18 @@ extension APIVersions {
         }
         // Each listed type's version must be in its chain, and no API version may show a type
         // older than an earlier one did: a client that moves up would see its data go back.
-        var shownBefore: [ObjectIdentifier: (version: Int?, apiVersion: String)] = [:]
-        var types: [ShownType] = []
-        for type in versions.flatMap(\.shown) where !types.contains(where: { $0.id == type.id }) {
-            types.append(type)
+        let types = listedTypes(in: versions)
+        for type in types {
+            do {
+                try type.chain.validate()
+            } catch {
+                throw .invalidDeclaration("the chain of \(type.name) is not sound: \(error)")
+            }
         }
+        var shownBefore: [ObjectIdentifier: (version: Int?, apiVersion: String)] = [:]
         for version in versions {
             for type in types {
                 let shown = version.shownVersion(of: type)
-                do {
-                    try type.chain.validate()
-                } catch {
-                    throw .invalidDeclaration("the chain of \(type.name) is not sound: \(error)")
-                }
                 guard let position = type.chain.versions.firstIndex(of: shown) else {
                     throw .invalidDeclaration(
                         "API version \(version.name) shows \(type.name) as version \(versionText(shown)), "
@@ -50,6 +49,15 @@ extension APIVersions {
                 shownBefore[type.id] = (shown, version.name)
             }
         }
+    }
+
+    /// Every type some API version lists, once each, in the order first listed.
+    static func listedTypes(in versions: [APIVersion]) -> [ShownType] {
+        var types: [ShownType] = []
+        for type in versions.flatMap(\.shown) where !types.contains(where: { $0.id == type.id }) {
+            types.append(type)
+        }
+        return types
     }
 }
 
@@ -99,7 +107,13 @@ extension APIVersion {
     /// The version of a listed type this API version shows: the one it lists, which may be the
     /// unversioned `nil`, or the type's current version.
     func shownVersion(of type: ShownType) -> Int? {
-        guard let listed = shown.first(where: { $0.id == type.id }) else { return type.chain.versions.first ?? nil }
+        shownVersion(of: type.id, current: type.chain.versions.first ?? nil)
+    }
+
+    /// The listed version of the type `id` names, or `current` when it is not listed. Not
+    /// `?.version ?? current`: a listed `nil` (the unversioned form) is a version.
+    func shownVersion(of id: ObjectIdentifier, current: Int?) -> Int? {
+        guard let listed = shown.first(where: { $0.id == id }) else { return current }
         return listed.version
     }
 }

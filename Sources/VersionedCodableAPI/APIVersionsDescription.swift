@@ -101,10 +101,7 @@ extension APIVersions {
     ///
     /// - Returns: The description, to serve as JSON or as a page.
     public func describe() -> APIVersionsDescription {
-        var types: [ShownType] = []
-        for type in versions.flatMap(\.shown) where !types.contains(where: { $0.id == type.id }) {
-            types.append(type)
-        }
+        let types = Self.listedTypes(in: versions)
         var fields: [ObjectIdentifier: [String]?] = [:]
         func fieldsOf(_ type: any VersionedCodable.Type) -> [String]? {
             if let known = fields[ObjectIdentifier(type)] { return known }
