@@ -86,6 +86,10 @@ public struct CensusReport<Key: Hashable & Sendable>: Sendable, CustomStringConv
     /// }
     /// ```
     ///
+    /// A census of an empty store answers `true`: nothing is stored below any version. Check
+    /// ``total`` before acting on the answer where an empty store is more likely the wrong
+    /// store than an empty one, as both example tools do.
+    ///
     /// - Parameter version: The oldest version to keep.
     /// - Returns: `true` when no document is stored below `version`.
     public func mayRetireVersions(below version: Int) -> Bool {

@@ -10,8 +10,9 @@ struct CensusCommand: AsyncParsableCommand {
         abstract: "Count the notes by stored version, and those this build cannot read or that are newer.",
         discussion: """
             Opens the database read-only and refuses a file that is not a document store \
-            (exit status 66). With --retire-below N, exits with status 3 unless no note is stored \
-            below version N.
+            (exit status 66). With --retire-below N, exits with status 3 unless the store holds \
+            notes and none is stored below version N: an empty store may be the wrong file, and \
+            says nothing about the notes.
             """
     )
 
@@ -43,7 +44,8 @@ struct CensusCommand: AsyncParsableCommand {
         let store = try ToolSettings.open(database, mode: .readOnly, wait: wait)
         let census = try DocumentCensus(Note.self, coder: ToolSettings.coder, decodesDocuments: decode)
         let report = try await census.take(of: store)
-        let mayRetire = retireBelow.map { report.mayRetireVersions(below: $0) }
+        // An empty store cannot say that no note is old: it may be the wrong file. It answers no.
+        let mayRetire = retireBelow.map { report.total > 0 && report.mayRetireVersions(below: $0) }
         if json {
             try ToolSettings.printJSON(
                 CensusOutput(
@@ -63,11 +65,11 @@ struct CensusCommand: AsyncParsableCommand {
             print(report)
             if let retireBelow, let mayRetire {
                 let below = report.documentsStored(below: retireBelow)
-                print(
-                    mayRetire
-                        ? "may retire versions below \(retireBelow): yes, no note is stored below it"
-                        : "may retire versions below \(retireBelow): no, \(below) notes are stored below it"
-                )
+                let answer =
+                    report.total == 0
+                    ? "cannot tell, the store holds no notes"
+                    : mayRetire ? "yes, no note is stored below it" : "no, \(below) notes are stored below it"
+                print("may retire versions below \(retireBelow): \(answer)")
             }
         }
         if mayRetire == false {

@@ -14,7 +14,7 @@ struct DocumentStoreTool: AsyncParsableCommand {
             Without a subcommand, runs `demo`.
 
             Exit status: 0 done; 1 an error (the message says which); 3 census --retire-below N \
-            found notes below N; 4 notes below the target were left, which this build cannot \
+            found notes below N, or no notes at all; 4 notes below the target were left, which this build cannot \
             read or write at the target; 64 a wrong argument; 66 the file is not a document \
             store; 130 interrupted (run the same command again to resume).
             """,

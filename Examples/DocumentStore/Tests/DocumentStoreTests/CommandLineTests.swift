@@ -156,6 +156,19 @@ struct CommandLineTests {
         #expect(try Self.run("census", "--database", store.path, "--retire-below", "3").status == 0)
     }
 
+    @Test("An empty store cannot tell that old versions may be retired: status 3")
+    func emptyStore() throws {
+        let store = try TemporaryDatabase()
+        let run = try Self.run("census", "--database", store.path, "--retire-below", "3")
+        #expect(run.status == 3)
+        #expect(run.output.contains("cannot tell, the store holds no notes"))
+        let json = try Self.run("census", "--database", store.path, "--retire-below", "3", "--json")
+        #expect(json.status == 3)
+        let counted = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(counted?["total"] as? Int == 0)
+        #expect(counted?["mayRetire"] as? Bool == false)
+    }
+
     @Test("An upgrade that leaves notes below the target exits with status 4")
     func leftBehind() throws {
         let store = try Self.store(count: 20)
