@@ -227,16 +227,27 @@ start_worker() {
     worker_pids[$index]=$!
 }
 
-# Waits for every worker; a worker that fails (rather than being killed) fails the test.
+# Waits for every worker; a worker that fails (rather than being killed) fails the test. An
+# upgrade worker that finishes with notes left behind (the unreadable ones planted) exits with
+# status 4, as notes-upgrade documents; at least one share holds such notes, so at least one
+# upgrade worker must say so.
 wait_for_workers() {
-    local index
+    local index status left_behind=0
     for index in "${!worker_pids[@]}"; do
-        if ! wait "${worker_pids[$index]}"; then
-            say "worker $index failed"
+        status=0
+        wait "${worker_pids[$index]}" || status=$?
+        if [ "$status" = 4 ] && [ "$1" = upgrade ]; then
+            left_behind=$((left_behind + 1))
+        elif [ "$status" != 0 ]; then
+            say "worker $index failed with status $status"
             exit 1
         fi
         unset "worker_pids[$index]"
     done
+    if [ "$1" = upgrade ] && [ "$left_behind" = 0 ]; then
+        say "no upgrade worker exited with status 4, with unreadable notes planted in the table"
+        exit 1
+    fi
 }
 
 any_worker_running() {
@@ -299,7 +310,7 @@ while true; do
         start_worker "$victim" upgrade
     fi
 done
-wait_for_workers
+wait_for_workers upgrade
 upgrade_seconds=$(calc "$(now) - $upgrade_started")
 if [ "$kills" -lt "$minimum_kills" ]; then
     say "the workers finished after $kills kills, fewer than $minimum_kills: lower FAULT_BATCH or raise FAULT_NOTES"
@@ -312,7 +323,7 @@ plain_started=$(now)
 for index in $(seq 1 "$workers"); do
     start_worker "$index" plain-pass
 done
-wait_for_workers
+wait_for_workers plain-pass
 plain_seconds=$(calc "$(now) - $plain_started")
 
 touch "$work/stop"

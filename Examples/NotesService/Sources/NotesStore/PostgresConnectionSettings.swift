@@ -7,6 +7,9 @@ package struct PostgresConnectionSettings: Sendable {
     package var port: Int
     package var username: String
     package var database: String
+    /// Whether every transaction of the connection is read-only (`default_transaction_read_only`),
+    /// so that a census or a dry run cannot write, whatever it runs.
+    package var isReadOnly = false
 
     package init(environment: [String: String]) {
         host = environment["NOTES_DB_HOST"] ?? "127.0.0.1"
@@ -15,14 +18,38 @@ package struct PostgresConnectionSettings: Sendable {
         database = environment["NOTES_DB_NAME"] ?? "postgres"
     }
 
+    /// Where the settings point, as a person reads it.
+    package var place: String {
+        "database \(database) at \(host):\(port) as \(username)"
+    }
+
     /// Runs `body` with a connected client, and shuts the client down after it.
     @discardableResult
     package func withClient<Result: Sendable>(
         logger: Logger,
         _ body: @Sendable (PostgresClient) async throws -> Result
     ) async throws -> Result {
+        var configuration = PostgresClient.Configuration(
+            host: host,
+            port: port,
+            username: username,
+            password: nil,
+            database: database,
+            tls: .disable
+        )
+        if isReadOnly {
+            configuration.options.additionalStartupParameters = [("default_transaction_read_only", "on")]
+        }
         let client = PostgresClient(
-            configuration: .init(
+            configuration: configuration,
+            // The pool warns when a query asks for a connection before `run()` has started in the
+            // task beside it, a race of no consequence here.
+            backgroundLogger: Logger(label: logger.label, factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        // One connection first: the pool retries a server it cannot reach for about a minute
+        // before it gives up, where a person at a terminal should hear at once why.
+        try await PostgresConnection.connect(
+            configuration: PostgresConnection.Configuration(
                 host: host,
                 port: port,
                 username: username,
@@ -30,10 +57,9 @@ package struct PostgresConnectionSettings: Sendable {
                 database: database,
                 tls: .disable
             ),
-            // The pool warns when a query asks for a connection before `run()` has started in the
-            // task beside it, a race of no consequence here.
-            backgroundLogger: Logger(label: logger.label, factory: { _ in SwiftLogNoOpLogHandler() })
-        )
+            id: 0,
+            logger: Logger(label: logger.label, factory: { _ in SwiftLogNoOpLogHandler() })
+        ).close()
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

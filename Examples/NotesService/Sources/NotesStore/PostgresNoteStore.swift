@@ -66,6 +66,20 @@ package struct PostgresNoteStore: DocumentStore {
         )
     }
 
+    /// Whether the database holds the service's notes table: the tool refuses a database that
+    /// does not, rather than creating the table in it.
+    package func holdsNotesTable() async throws -> Bool {
+        try await tableExists("notes")
+    }
+
+    private func tableExists(_ name: String) async throws -> Bool {
+        let rows = try await client.query("SELECT to_regclass(\(name)) IS NOT NULL", logger: logger)
+        for try await exists in rows.decode(Bool.self) {
+            return exists
+        }
+        return false
+    }
+
     package func documents(after key: String?, limit: Int) async throws -> [StoredDocument<String, Int>] {
         let rows = try await client.query(
             """
@@ -105,7 +119,12 @@ package struct PostgresNoteStore: DocumentStore {
         return 0
     }
 
+    /// The checkpoint, or `nil` when there is none; a database that has never been upgraded has
+    /// no checkpoints table, and a dry run, which cannot create it, reads none.
     package func checkpoint(named name: String) async throws -> UpgradeCheckpoint<String>? {
+        guard try await tableExists("upgrade_checkpoints") else {
+            return nil
+        }
         let rows = try await client.query(
             "SELECT position, finished FROM upgrade_checkpoints WHERE name = \(name)",
             logger: logger

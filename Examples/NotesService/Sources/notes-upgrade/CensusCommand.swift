@@ -1,35 +1,82 @@
+import ArgumentParser
 import Foundation
-import Logging
 import NotesModel
 import NotesStore
 import VersionedCodableStore
 
-enum CensusCommand {
-    static func run(_ arguments: Arguments, database: PostgresConnectionSettings, logger: Logger) async throws -> Int32
-    {
-        let census = try DocumentCensus(
-            Note.self,
-            coder: JSONDocumentCoder(),
-            decodesDocuments: arguments.has("--decode")
-        )
-        let retireBelow = try arguments.int("--retire-below")
-        let report = try await database.withClient(logger: logger) { client in
-            try await census.take(of: PostgresNoteStore(client: client, logger: logger))
+/// `notes-upgrade census`: counts the notes by stored version, in read-only transactions.
+struct CensusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "census",
+        abstract: "Count the notes by stored version, and those this build cannot read or that are newer.",
+        discussion: """
+            Reads in read-only transactions and writes nothing; refuses a database without the \
+            notes table (exit status 66). With --retire-below N, exits with status 3 unless the \
+            table holds notes and none is stored below version N: an empty table may be the \
+            wrong database, and says nothing about the notes.
+            """
+    )
+
+    @Flag(help: "Decode every note, to find damaged fields too.")
+    var decode = false
+
+    @Option(help: "Exit with status 3 unless no note is stored below this version (1 or more).")
+    var retireBelow: Int?
+
+    @Flag(help: "Print the counts as JSON.")
+    var json = false
+
+    mutating func validate() throws {
+        if let retireBelow, retireBelow < 1 {
+            throw ValidationError("--retire-below must be a version of 1 or more, not \(retireBelow)")
         }
-        print(
-            "notes per stored version (this build reads \(report.chainVersions.map { $0.map { "v\($0)" } ?? "unversioned" }))"
-        )
-        print(report)
-        guard let retireBelow else {
-            return 0
+    }
+
+    func run() async throws {
+        let census = try DocumentCensus(Note.self, coder: JSONDocumentCoder(), decodesDocuments: decode)
+        let report = try await Tool.withDatabase(readOnly: true) { client in
+            try await census.take(of: PostgresNoteStore(client: client, logger: Tool.logger))
         }
-        if report.mayRetireVersions(below: retireBelow) {
-            print("may retire versions below \(retireBelow): yes, no note is stored below it")
-            return 0
+        // An empty table cannot say that no note is old: it answers no.
+        let mayRetire = retireBelow.map { report.total > 0 && report.mayRetireVersions(below: $0) }
+        if json {
+            try Tool.printJSON(CensusOutput(report, retireBelow: retireBelow, mayRetire: mayRetire))
+        } else {
+            let chain = report.chainVersions.map(Tool.describe).joined(separator: ", ")
+            print("notes per stored version (this build reads \(chain))")
+            print(report)
+            if let retireBelow, let mayRetire {
+                let below = report.documentsStored(below: retireBelow)
+                let answer =
+                    report.total == 0
+                    ? "cannot tell, the table holds no notes"
+                    : mayRetire ? "yes, no note is stored below it" : "no, \(below) notes are stored below it"
+                print("may retire versions below \(retireBelow): \(answer)")
+            }
         }
-        print(
-            "may retire versions below \(retireBelow): no, \(report.documentsStored(below: retireBelow)) notes are stored below it"
+        if mayRetire == false {
+            throw ExitCode(Tool.retireStatus)
+        }
+    }
+}
+
+/// The census as `--json` prints it.
+struct CensusOutput: Codable {
+    var total: Int
+    var countsByVersion: [String: Int]
+    var unreadable: Int
+    var newer: Int
+    var retireBelow: Int?
+    var mayRetire: Bool?
+
+    init(_ report: CensusReport<String>, retireBelow: Int?, mayRetire: Bool?) {
+        total = report.total
+        countsByVersion = Dictionary(
+            uniqueKeysWithValues: report.countsByVersion.map { (Tool.describe($0.key), $0.value) }
         )
-        return 3
+        unreadable = report.unreadable.count
+        newer = report.newer.count
+        self.retireBelow = retireBelow
+        self.mayRetire = mayRetire
     }
 }

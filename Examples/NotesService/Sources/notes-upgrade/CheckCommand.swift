@@ -1,5 +1,5 @@
+import ArgumentParser
 import Foundation
-import Logging
 import NotesModel
 import NotesStore
 import PostgresNIO
@@ -19,7 +19,19 @@ import VersionedCodable
 ///   or as any other version, it is changed.
 /// - An unreadable or newer note must be byte for byte as planted; otherwise it is changed.
 /// - A planted note missing from the table is lost.
-enum CheckCommand {
+struct CheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Compare the table with what was planted and written, and print the counts.",
+        discussion: "Exits with status 1 when a note was lost or changed; the first ten are named on standard error."
+    )
+
+    @Option(help: "The version the upgrade wrote (default: the current one).")
+    var to: Int?
+
+    @Option(help: "The service's edits, one JSON line each, as `notes-load edits` writes them.")
+    var ledger: String?
+
     /// A line of the service's ledger, as `notes-load edits` writes it.
     struct LedgerLine: Decodable {
         var id: String
@@ -47,14 +59,14 @@ enum CheckCommand {
         }
     }
 
-    static func run(_ arguments: Arguments, database: PostgresConnectionSettings, logger: Logger) async throws -> Int32
-    {
-        let target = try arguments.int("--to", default: Note.version)!
+    func run() async throws {
+        let target = to ?? Note.version!
+        let logger = Tool.logger
         // The service's edits, one JSON line each: the last line of a note is its last write.
         var lastServiceWrite: [String: LedgerLine] = [:]
         var serviceWriteCount = 0
         var oldBuildWriteCount = 0
-        if let path = arguments.string("--ledger") {
+        if let path = ledger {
             for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") {
                 let write = try JSONDecoder().decode(LedgerLine.self, from: Data(line.utf8))
                 lastServiceWrite[write.id] = write
@@ -67,7 +79,7 @@ enum CheckCommand {
         let lastServiceWrites = lastServiceWrite
         let serviceWrites = serviceWriteCount
         let oldBuildWrites = oldBuildWriteCount
-        let counts = try await database.withClient(logger: logger) { client in
+        let counts = try await Tool.withDatabase { client in
             var counts = Counts()
             counts.oldBuildWrites = oldBuildWrites
             for try await writes in try await client.query("SELECT count(*)::bigint FROM live_writes", logger: logger)
@@ -149,6 +161,8 @@ enum CheckCommand {
                 + "changed=\(counts.changed) kept_at_or_above_target=\(counts.keptAtOrAboveTarget) "
                 + "old_build_writes=\(counts.oldBuildWrites)"
         )
-        return counts.lost == 0 && counts.changed == 0 ? 0 : 1
+        if counts.lost > 0 || counts.changed > 0 {
+            throw ExitCode.failure
+        }
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Logging
 import NotesModel
@@ -11,16 +12,42 @@ import VersionedCodable
 /// write and its ledger row (`live_writes`) are one statement, so the ledger holds exactly the
 /// writes that happened. Half the edits go to notes just ahead of an upgrade worker's
 /// checkpoint, where the worker is about to write, so that conflicts happen.
-enum LiveWritesCommand {
-    static func run(_ arguments: Arguments, database: PostgresConnectionSettings, logger: Logger) async throws -> Int32
-    {
-        guard let stopFile = arguments.string("--stop-file") else {
-            throw ArgumentError("live-writes needs --stop-file PATH")
+struct LiveWritesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live-writes",
+        abstract: "Edit planted notes directly in the table, as the service does, until the stop file appears.",
+        discussion: """
+            Each write and its row in live_writes are one statement, so that check knows every \
+            note's last write. Half the edits go to notes just ahead of an upgrade worker.
+            """
+    )
+
+    @Option(help: "Stop when a file appears at this path.")
+    var stopFile: String
+
+    @Option(help: "Writers at once (1 or more).")
+    var writers = 3
+
+    @Option(help: "Milliseconds each writer waits between edits (0 or more).")
+    var intervalMs = 5
+
+    @Option(help: "Seed for the choice of notes.")
+    var seed: UInt64 = 2
+
+    mutating func validate() throws {
+        guard writers >= 1 else {
+            throw ValidationError("--writers must be 1 or more, not \(writers)")
         }
-        let writers = max(1, try arguments.int("--writers", default: 3)!)
-        let interval = UInt64(max(0, try arguments.int("--interval-ms", default: 5)!)) * 1_000_000
-        let seed = UInt64(try arguments.int("--seed", default: 2)!)
-        let (writes, conflicts) = try await database.withClient(logger: logger) { client in
+        guard intervalMs >= 0 else {
+            throw ValidationError("--interval-ms must be 0 or more, not \(intervalMs)")
+        }
+    }
+
+    func run() async throws {
+        let logger = Tool.logger
+        let (stopFile, writers, seed) = (stopFile, writers, seed)
+        let interval = UInt64(intervalMs) * 1_000_000
+        let (writes, conflicts) = try await Tool.withDatabase { client in
             var readable: [String] = []
             for try await id in try await client.query(
                 "SELECT id FROM notes_planted WHERE kind = 'readable' ORDER BY id",
@@ -29,7 +56,7 @@ enum LiveWritesCommand {
                 readable.append(id)
             }
             guard !readable.isEmpty else {
-                throw ArgumentError("no readable planted notes: run plant first")
+                throw ToolError("no readable planted notes: run plant first")
             }
             // The notes at even positions: those at odd ones are edited through the service
             // (`notes-load edits`), so that each note has one writer and its last write is
@@ -44,13 +71,13 @@ enum LiveWritesCommand {
                         var ahead: [String] = []
                         while !FileManager.default.fileExists(atPath: stopFile) {
                             if writes % 20 == 0 {
-                                ahead = try await idsAheadOfWorkers(client: client, logger: logger)
+                                ahead = try await Self.idsAheadOfWorkers(client: client, logger: logger)
                             }
                             let id = Bool.random(using: &random) ? ahead.randomElement(using: &random) : nil
                             let chosen =
                                 id.flatMap { ids.contains(binarySearchFor: $0) ? $0 : nil }
                                 ?? ids.randomElement(using: &random)!
-                            let (written, moved) = try await edit(
+                            let (written, moved) = try await Self.edit(
                                 id: chosen,
                                 label: "\(writer)-\(writes)",
                                 client: client,
@@ -73,7 +100,6 @@ enum LiveWritesCommand {
             }
         }
         print("live writes: \(writes) writes, \(conflicts) retried after the note moved")
-        return 0
     }
 
     /// Notes just after each running worker's checkpoint: the page it is working on.

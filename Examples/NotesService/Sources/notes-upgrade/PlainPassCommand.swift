@@ -1,5 +1,5 @@
+import ArgumentParser
 import Foundation
-import Logging
 import NotesModel
 import NotesStore
 import VersionedCodableStore
@@ -8,15 +8,30 @@ import VersionedCodableStore
 /// and the same compare-and-set commits as the upgrade: what a store-wide rewrite costs
 /// without versioning. Notes that are not of the current version, or do not decode plainly,
 /// are left alone, as a plain program would have to.
-enum PlainPassCommand {
-    static func run(_ arguments: Arguments, database: PostgresConnectionSettings, logger: Logger) async throws -> Int32
-    {
-        let share = try arguments.share()
-        let batchSize = try arguments.batchSize()
-        let output = ProgressOutput(logLines: arguments.has("--log-lines"))
+struct PlainPassCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plain-pass",
+        abstract: "Read and write back every current note with plain Codable: the fault test's measure of the upgrade.",
+        discussion: """
+            Goes through the same store and the same compare-and-set commits as the upgrade, \
+            writing every note of the current version back as it was read. Notes of other \
+            versions, or that do not decode plainly, are left alone.
+            """
+    )
+
+    @OptionGroup var pass: PassOptions
+
+    mutating func validate() throws {
+        _ = try Tool.upgradeSettings(batchSize: pass.batchSize)
+    }
+
+    func run() async throws {
+        let share = pass.share
+        let batchSize = pass.batchSize
+        let output = ProgressOutput(logLines: pass.logLines)
         let name = "plain-pass-share-\(share.index + 1)-of-\(share.count)"
-        let (done, written, conflicts) = try await database.withClient(logger: logger) { client in
-            let store = PostgresNoteStore(client: client, share: share, logger: logger)
+        let (done, written, conflicts) = try await Tool.withDatabase { client in
+            let store = PostgresNoteStore(client: client, share: share, logger: Tool.logger)
             let decoder = JSONDecoder()
             let encoder = JSONEncoder()
             var position: String?
@@ -71,12 +86,7 @@ enum PlainPassCommand {
             }
             return (done, written, conflicts)
         }
+        output.finish(done: done, upgraded: written, conflicts: conflicts)
         print("plain pass: read \(done), wrote back \(written), \(conflicts) conflicts retried")
-        if arguments.has("--log-lines") {
-            print(
-                "finished done=\(done) upgraded=\(written) conflicts=\(conflicts) peak_mb=\(String(format: "%.1f", PeakMemory.megabytes))"
-            )
-        }
-        return 0
     }
 }

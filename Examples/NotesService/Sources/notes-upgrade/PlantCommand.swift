@@ -1,5 +1,5 @@
+import ArgumentParser
 import Foundation
-import Logging
 import NotesModel
 import NotesStore
 import PostgresNIO
@@ -9,12 +9,33 @@ import VersionedCodable
 /// 3, version 2 notes with version 1 attachments, a few damaged notes and a few written by a
 /// newer build. A copy of each note as planted goes into `notes_planted`, with its kind, for
 /// the check.
-enum PlantCommand {
-    static func run(_ arguments: Arguments, database: PostgresConnectionSettings, logger: Logger) async throws -> Int32
-    {
-        let count = try arguments.int("--notes", default: 100_000)!
-        let seed = UInt64(try arguments.int("--seed", default: 1)!)
-        try await database.withClient(logger: logger) { client in
+struct PlantCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plant",
+        abstract: "Fill an empty notes table with notes of every version, damaged notes and notes of a newer build.",
+        discussion: """
+            Creates the notes table when the database has none, and refuses a table that holds \
+            notes. Keeps a copy of each note as planted in notes_planted, for check.
+            """
+    )
+
+    @Option(help: "Notes to plant (1 or more).")
+    var notes = 100_000
+
+    @Option(help: "Seed for the generated notes.")
+    var seed: UInt64 = 1
+
+    mutating func validate() throws {
+        guard notes >= 1 else {
+            throw ValidationError("--notes must be 1 or more, not \(notes)")
+        }
+    }
+
+    func run() async throws {
+        let count = notes
+        let seed = seed
+        let logger = Tool.logger
+        try await Tool.withDatabase(requiringNotes: false) { client in
             let store = PostgresNoteStore(client: client, logger: logger)
             try await store.prepare()
             try await client.query(
@@ -31,7 +52,7 @@ enum PlantCommand {
             for try await existing in try await client.query("SELECT count(*)::bigint FROM notes", logger: logger)
                 .decode(Int.self) where existing > 0
             {
-                throw ArgumentError("the notes table already holds \(existing) notes; plant into an empty database")
+                throw ToolError("the notes table already holds \(existing) notes; plant into an empty database")
             }
             let writer = PlantWriter()
             var random = SplitMix64(seed: seed)
@@ -73,6 +94,5 @@ enum PlantCommand {
             let summary = kinds.keys.sorted().map { "\($0) \(kinds[$0]!)" }.joined(separator: ", ")
             print("planted \(count) notes: \(summary)")
         }
-        return 0
     }
 }

@@ -1,47 +1,175 @@
+import ArgumentParser
 import Foundation
-import Logging
 import NotesModel
 import NotesStore
 import VersionedCodableStore
 
-enum UpgradeCommand {
-    static func run(_ arguments: Arguments, database: PostgresConnectionSettings, logger: Logger) async throws -> Int32
-    {
-        let share = try arguments.share()
-        let settings = try UpgradeSettings(
-            batchSize: try arguments.batchSize(),
-            pauseBetweenBatches: try arguments.double("--pause", default: 0),
-            isDryRun: arguments.has("--dry-run"),
-            // Each share keeps its own position.
-            checkpointName: share == .all ? "upgrade" : "upgrade-share-\(share.index + 1)-of-\(share.count)"
-        )
-        let target = try arguments.int("--to", default: Note.version)!
-        // A note written for builds of an older API version carries its attachments as that
-        // version had them, since those builds read no newer attachment: the API version's
-        // encoder lists both.
-        let upgrade = try DocumentUpgrade(
-            Note.self,
-            to: .version(target),
-            coder: JSONDocumentCoder(encoder: NotesAPI.encoders[target] ?? JSONEncoder()),
-            settings: settings
-        )
-        let output = ProgressOutput(logLines: arguments.has("--log-lines"))
-        let report = try await database.withClient(logger: logger) { client in
-            let store = PostgresNoteStore(client: client, share: share, logger: logger)
-            try await store.prepare()
-            return try await upgrade.run(on: store) { output.show($0) }
+/// `notes-upgrade upgrade`: writes the notes below a target version at it, through the
+/// library's `DocumentUpgrade`.
+struct UpgradeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upgrade",
+        abstract: "Write every note below the target version at that version, in resumable batches.",
+        discussion: """
+            A stopped run (Ctrl-C, a crash, SIGKILL) resumes from its checkpoint when run again \
+            with the same --worker. Workers started with --worker 1/3, 2/3 and 3/3 share the \
+            table, and no two write the same note. A dry run reads in read-only transactions and \
+            writes nothing. Exits with status 4 when notes below the target were left (this \
+            build cannot read them or write them at the target), 66 when the database holds no \
+            notes table and 130 when interrupted.
+            """
+    )
+
+    @Option(help: "The version to write (default: the current one); an older one every running build reads.")
+    var to: Int?
+
+    @OptionGroup var pass: PassOptions
+
+    @Option(help: "Seconds to pause between pages.")
+    var pause = 0.0
+
+    @Flag(help: "Write nothing; report what the upgrade would do.")
+    var dryRun = false
+
+    @Flag(help: "Print the report as JSON, and no progress bar.")
+    var json = false
+
+    /// Each share keeps its own position.
+    var checkpointName: String {
+        let share = pass.share
+        return share == .all ? "upgrade" : "upgrade-share-\(share.index + 1)-of-\(share.count)"
+    }
+
+    mutating func validate() throws {
+        if json && pass.logLines {
+            throw ValidationError("--json and --log-lines both write to standard output; choose one")
         }
-        print(report)
-        output.finish(report: report)
-        return 0
+        _ = try upgrade()
+    }
+
+    /// The upgrade as the library checks it: its refusal is the command's validation error.
+    func upgrade() throws -> DocumentUpgrade<Note, JSONDocumentCoder> {
+        let settings = try Tool.upgradeSettings(
+            batchSize: pass.batchSize,
+            pause: pause,
+            isDryRun: dryRun,
+            name: checkpointName
+        )
+        let target = to ?? Note.version!
+        do {
+            // A note written for builds of an older API version carries its attachments as
+            // that version had them, since those builds read no newer attachment: the API
+            // version's encoder lists both.
+            return try DocumentUpgrade(
+                Note.self,
+                to: .version(target),
+                coder: JSONDocumentCoder(encoder: NotesAPI.encoders[target] ?? JSONEncoder()),
+                settings: settings
+            )
+        } catch let error as UpgradeError {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func run() async throws {
+        let upgrade = try upgrade()
+        let output = json ? nil : ProgressOutput(logLines: pass.logLines)
+        let share = pass.share
+        let dryRun = dryRun
+        let task = Task {
+            try await Tool.withDatabase(readOnly: dryRun) { client in
+                let store = PostgresNoteStore(client: client, share: share, logger: Tool.logger)
+                if !dryRun {
+                    try await store.prepare()
+                }
+                return try await upgrade.run(on: store) { output?.show($0) }
+            }
+        }
+        let report: UpgradeReport<String>
+        do {
+            report = try await whileInterruptible(task)
+        } catch  where task.isCancelled {
+            output?.end()
+            Tool.say(
+                "interrupted; the pages committed so far stay upgraded. Run the same command again to resume "
+                    + "from checkpoint \(upgrade.checkpointName)."
+            )
+            throw ExitCode(Tool.interruptedStatus)
+        }
+        if json {
+            try Tool.printJSON(UpgradeOutput(report, checkpoint: upgrade.checkpointName))
+        } else {
+            print(report)
+        }
+        output?.finish(report: report)
+        if report.leftBehind > 0 {
+            throw ExitCode(Tool.leftBehindStatus)
+        }
     }
 }
 
-/// Progress as a person reads it (a bar on standard error), or as the fault test reads it (a
-/// line of counts per batch on standard output, flushed at once, so that a worker killed a
-/// moment later has told how far it came).
-struct ProgressOutput: Sendable {
-    let logLines: Bool
+/// Waits for `task`, cancelling it on Ctrl-C: the upgrade stops between pages, what was
+/// committed stays, and the next run resumes after it.
+func whileInterruptible<Success: Sendable>(_ task: Task<Success, any Error>) async throws -> Success {
+    signal(SIGINT, SIG_IGN)
+    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
+    interrupt.setEventHandler { task.cancel() }
+    interrupt.resume()
+    defer { interrupt.cancel() }
+    return try await task.value
+}
+
+/// The report as `--json` prints it.
+struct UpgradeOutput: Codable {
+    var target: String
+    var dryRun: Bool
+    var checkpoint: String
+    var resumed: Bool
+    var examined: Int
+    var upgraded: Int
+    var alreadyAtTarget: Int
+    var unreadable: Int
+    var newer: Int
+    var notWritableAtTarget: Int
+    var gone: Int
+    var conflictsRetried: Int
+    var batches: Int
+    var leftBehind: Int
+
+    init(_ report: UpgradeReport<String>, checkpoint: String) {
+        target = Tool.describe(report.targetVersion)
+        dryRun = report.isDryRun
+        self.checkpoint = checkpoint
+        resumed = report.resumed
+        examined = report.examined
+        upgraded = report.upgraded
+        alreadyAtTarget = report.alreadyAtTarget
+        unreadable = report.unreadable.count
+        newer = report.newer.count
+        notWritableAtTarget = report.notWritableAtTarget.count
+        gone = report.gone
+        conflictsRetried = report.conflictsRetried
+        batches = report.batches
+        leftBehind = report.leftBehind
+    }
+}
+
+/// Progress as a person reads it (a bar on standard error, redrawn in place on a terminal, a
+/// line per tenth of the run otherwise), or as the fault test reads it (a line of counts per
+/// page on standard output, flushed at once, so that a worker killed a moment later has told
+/// how far it came).
+final class ProgressOutput: @unchecked Sendable {
+    // `@unchecked` because the lock guards the mutable properties; the callback may be called
+    // from any task.
+    private let lock = NSLock()
+    private let logLines: Bool
+    private let isTerminal = isatty(STDERR_FILENO) != 0
+    private var lastTenth = -1
+    private var lineOpen = false
+
+    init(logLines: Bool) {
+        self.logLines = logLines
+    }
 
     func show(_ progress: UpgradeProgress) {
         if logLines {
@@ -49,19 +177,48 @@ struct ProgressOutput: Sendable {
                 "progress done=\(progress.done) upgraded=\(progress.upgraded) "
                 + "conflicts=\(progress.conflictsRetried) peak_mb=\(String(format: "%.1f", PeakMemory.megabytes))\n"
             FileHandle.standardOutput.write(Data(line.utf8))
+            return
+        }
+        let line = progress.description
+        lock.withLock {
+            if isTerminal {
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+                lineOpen = progress.remaining != 0
+                if !lineOpen {
+                    FileHandle.standardError.write(Data("\n".utf8))
+                }
+            } else {
+                let tenth = progress.fractionDone.map { Int($0 * 10) } ?? progress.done
+                if tenth != lastTenth {
+                    lastTenth = tenth
+                    FileHandle.standardError.write(Data("\(line)\n".utf8))
+                }
+            }
+        }
+    }
+
+    /// Ends a line left open by a run that stopped before its last report.
+    func end() {
+        lock.withLock {
+            if lineOpen {
+                FileHandle.standardError.write(Data("\n".utf8))
+                lineOpen = false
+            }
+        }
+    }
+
+    func finish(done: Int, upgraded: Int, conflicts: Int) {
+        if logLines {
+            let line =
+                "finished done=\(done) upgraded=\(upgraded) "
+                + "conflicts=\(conflicts) peak_mb=\(String(format: "%.1f", PeakMemory.megabytes))\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
         } else {
-            FileHandle.standardError.write(Data("\r\u{1B}[K\(progress)".utf8))
+            end()
         }
     }
 
     func finish<Key>(report: UpgradeReport<Key>) {
-        if logLines {
-            let line =
-                "finished done=\(report.examined) upgraded=\(report.upgraded) "
-                + "conflicts=\(report.conflictsRetried) peak_mb=\(String(format: "%.1f", PeakMemory.megabytes))\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
-        } else {
-            FileHandle.standardError.write(Data("\n".utf8))
-        }
+        finish(done: report.examined, upgraded: report.upgraded, conflicts: report.conflictsRetried)
     }
 }

@@ -21,13 +21,22 @@ enum ScratchDatabase {
     static func with<Result: Sendable>(
         _ body: @Sendable (PostgresClient) async throws -> Result
     ) async throws -> Result {
+        try await withNamed { client, _ in try await body(client) }
+    }
+
+    /// Creates a database, runs `body` with a client of it and its name, and drops it.
+    static func withNamed<Result: Sendable>(
+        _ body: @Sendable (PostgresClient, String) async throws -> Result
+    ) async throws -> Result {
         let name = "store_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         let admin = settings(database: "postgres")
         try await admin.withClient(logger: logger) { client in
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
         }
         do {
-            let result = try await settings(database: name).withClient(logger: logger, body)
+            let result = try await settings(database: name).withClient(logger: logger) { client in
+                try await body(client, name)
+            }
             try await drop(name)
             return result
         } catch {

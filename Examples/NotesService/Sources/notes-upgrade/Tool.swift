@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NotesStore
+import PostgresNIO
+import VersionedCodableStore
+
+/// What the commands share: the exit statuses, the one validation of upgrade settings, and how
+/// the database is reached.
+enum Tool {
+    static let retireStatus: Int32 = 3
+    static let leftBehindStatus: Int32 = 4
+    static let notANotesDatabaseStatus: Int32 = 66
+    static let interruptedStatus: Int32 = 130
+
+    static let logger: Logger = {
+        var logger = Logger(label: "notes-upgrade")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// Settings as the library checks them: its refusal is the command's validation error.
+    static func upgradeSettings(
+        batchSize: Int,
+        pause: Double = 0,
+        isDryRun: Bool = false,
+        name: String = "upgrade"
+    ) throws -> UpgradeSettings {
+        do {
+            return try UpgradeSettings(
+                batchSize: batchSize,
+                pauseBetweenBatches: pause,
+                isDryRun: isDryRun,
+                checkpointName: name
+            )
+        } catch let error as StoreSettingError {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    /// Runs `body` with a client of the database the environment names. Unless
+    /// `requiringNotes` is false, a database without the notes table ends the command with
+    /// status 66, untouched; with `readOnly`, every transaction is read-only, so nothing the
+    /// command runs can write.
+    static func withDatabase<Result: Sendable>(
+        readOnly: Bool = false,
+        requiringNotes: Bool = true,
+        _ body: @Sendable (PostgresClient) async throws -> Result
+    ) async throws -> Result {
+        var database = PostgresConnectionSettings(environment: ProcessInfo.processInfo.environment)
+        database.isReadOnly = readOnly
+        do {
+            return try await database.withClient(logger: logger) { client in
+                if requiringNotes, try await !PostgresNoteStore(client: client, logger: logger).holdsNotesTable() {
+                    throw NoNotesTable()
+                }
+                return try await body(client)
+            }
+        } catch is NoNotesTable {
+            say("\(database.place) holds no notes table; is NOTES_DB_NAME right?")
+            throw ExitCode(notANotesDatabaseStatus)
+        } catch let error as PSQLError {
+            // PSQLError's description hides the server's message; a person needs it.
+            throw ToolError("\(database.place): \(String(reflecting: error))")
+        }
+    }
+
+    /// A line on standard error.
+    static func say(_ message: String) {
+        FileHandle.standardError.write(Data("notes-upgrade: \(message)\n".utf8))
+    }
+
+    /// `unversioned`, `v1`, `v2`: a version as a person reads it.
+    static func describe(_ version: Int?) -> String {
+        version.map { "v\($0)" } ?? "unversioned"
+    }
+
+    /// Prints a value as JSON with sorted keys on standard output.
+    static func printJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}
+
+private struct NoNotesTable: Error {}
+
+/// A failure the command explains in its message.
+struct ToolError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// `--worker I/N`, counted from 1: the I-th of N shares of the table.
+struct WorkerShare: ExpressibleByArgument, Sendable {
+    let share: PostgresNoteStore.Share
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let index = parts[0], let count = parts[1], count > 0, (1...count).contains(index)
+        else { return nil }
+        share = PostgresNoteStore.Share(index: index - 1, count: count)
+    }
+}
+
+/// The options of a pass over the table: the upgrade and the plain pass.
+struct PassOptions: ParsableArguments {
+    @Option(help: "Do the I-th of N shares of the table (I/N, 1 ≤ I ≤ N); each share keeps its own checkpoint.")
+    var worker: WorkerShare?
+
+    @Option(help: "Notes per page and transaction (1 or more).")
+    var batchSize = 500
+
+    @Flag(help: "Print a line of counts per page on standard output instead of a progress bar.")
+    var logLines = false
+
+    var share: PostgresNoteStore.Share { worker?.share ?? .all }
+}
