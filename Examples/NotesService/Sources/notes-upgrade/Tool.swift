@@ -47,7 +47,11 @@ enum Tool {
         requiringNotes: Bool = true,
         _ body: @Sendable (PostgresClient) async throws -> Result
     ) async throws -> Result {
-        var database = PostgresConnectionSettings(environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        if let port = environment["NOTES_DB_PORT"], !(Int(port).map { (1...65_535).contains($0) } ?? false) {
+            throw ToolError("NOTES_DB_PORT is \(port), not a port number")
+        }
+        var database = PostgresConnectionSettings(environment: environment)
         database.isReadOnly = readOnly
         do {
             return try await database.withClient(logger: logger) { client in

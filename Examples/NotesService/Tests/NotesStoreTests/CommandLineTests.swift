@@ -129,6 +129,22 @@ struct CommandLineTests {
         #expect(Date().timeIntervalSince(started) < 20)
     }
 
+    @Test("A port that is not a number is an error, not the default port")
+    func wrongPort() throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["census"]
+        process.environment = ["NOTES_DB_PORT": "54x2"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("NOTES_DB_PORT is 54x2, not a port number"))
+    }
+
     @Test(
         "A database without the notes table is refused with status 66 and left without one",
         .enabled(if: ScratchDatabase.isAvailable)
