@@ -44,46 +44,9 @@ struct CensusCommand: AsyncParsableCommand {
         let store = try ToolSettings.open(database, mode: .readOnly, wait: wait)
         let census = try DocumentCensus(Note.self, coder: ToolSettings.coder, decodesDocuments: decode)
         let report = try await census.take(of: store)
-        // An empty store cannot say that no note is old: it may be the wrong file. It answers no.
-        let mayRetire = retireBelow.map { report.total > 0 && report.mayRetireVersions(below: $0) }
-        if json {
-            try ToolSettings.printJSON(
-                CensusOutput(
-                    total: report.total,
-                    countsByVersion: Dictionary(
-                        uniqueKeysWithValues: report.countsByVersion.map { (ToolSettings.describe($0.key), $0.value) }
-                    ),
-                    unreadable: report.unreadable.count,
-                    newer: report.newer.count,
-                    retireBelow: retireBelow,
-                    mayRetire: mayRetire
-                )
-            )
-        } else {
-            let chain = report.chainVersions.map(ToolSettings.describe).joined(separator: ", ")
-            print("notes per stored version (this build reads \(chain))")
-            print(report)
-            if let retireBelow, let mayRetire {
-                let below = report.documentsStored(below: retireBelow)
-                let answer =
-                    report.total == 0
-                    ? "cannot tell, the store holds no notes"
-                    : mayRetire ? "yes, no note is stored below it" : "no, \(below) notes are stored below it"
-                print("may retire versions below \(retireBelow): \(answer)")
-            }
-        }
+        let mayRetire = try printCensus(report, retireBelow: retireBelow, json: json)
         if mayRetire == false {
-            throw ExitCode(ToolSettings.retireStatus)
+            throw ExitCode(ExitStatus.mayNotRetire)
         }
     }
-}
-
-/// The census as `--json` prints it.
-struct CensusOutput: Codable {
-    var total: Int
-    var countsByVersion: [String: Int]
-    var unreadable: Int
-    var newer: Int
-    var retireBelow: Int?
-    var mayRetire: Bool?
 }

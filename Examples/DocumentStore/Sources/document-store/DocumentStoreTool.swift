@@ -57,7 +57,7 @@ struct DemoCommand: AsyncParsableCommand {
         guard count >= 0 else {
             throw ValidationError("--count must be 0 or more, not \(count)")
         }
-        _ = try ToolSettings.upgradeSettings(batchSize: batchSize)
+        _ = try checkedUpgradeSettings(batchSize: batchSize)
     }
 
     func run() async throws {
@@ -83,13 +83,13 @@ struct DemoCommand: AsyncParsableCommand {
         let upgrade = try DocumentUpgrade(
             Note.self,
             coder: ToolSettings.coder,
-            settings: try ToolSettings.upgradeSettings(batchSize: batchSize)
+            settings: try checkedUpgradeSettings(batchSize: batchSize)
         )
         let report = try await upgrade.run(on: store)
         print("\(report)\nin \(seconds(since: start))")
         print("documents per stored version, after:\n\(try store.countsByStoredVersion())")
         if report.leftBehind > 0 {
-            throw ExitCode(ToolSettings.leftBehindStatus)
+            throw ExitCode(ExitStatus.leftBehind)
         }
     }
 

@@ -43,14 +43,14 @@ struct UpgradeCommand: AsyncParsableCommand {
     var json = false
 
     mutating func validate() throws {
-        _ = try ToolSettings.upgradeSettings(batchSize: batchSize, pause: pause, isDryRun: dryRun, name: name)
+        _ = try checkedUpgradeSettings(batchSize: batchSize, pause: pause, isDryRun: dryRun, name: name)
         guard wait.isFinite, wait >= 0 else {
             throw ValidationError("--wait must be a number of seconds, 0 or more")
         }
     }
 
     func run() async throws {
-        let settings = try ToolSettings.upgradeSettings(
+        let settings = try checkedUpgradeSettings(
             batchSize: batchSize,
             pause: pause,
             isDryRun: dryRun,
@@ -90,50 +90,15 @@ struct UpgradeCommand: AsyncParsableCommand {
                         + "command again to resume from checkpoint \(upgrade.checkpointName).\n").utf8
                 )
             )
-            throw ExitCode(ToolSettings.interruptedStatus)
+            throw ExitCode(ExitStatus.interrupted)
         }
         if json {
-            try ToolSettings.printJSON(UpgradeOutput(report, checkpoint: upgrade.checkpointName))
+            try printJSON(UpgradeOutput(report, checkpoint: upgrade.checkpointName))
         } else {
             print(report)
         }
         if report.leftBehind > 0 {
-            throw ExitCode(ToolSettings.leftBehindStatus)
+            throw ExitCode(ExitStatus.leftBehind)
         }
-    }
-}
-
-/// The report as `--json` prints it.
-struct UpgradeOutput: Codable {
-    var target: String
-    var dryRun: Bool
-    var checkpoint: String
-    var resumed: Bool
-    var examined: Int
-    var upgraded: Int
-    var alreadyAtTarget: Int
-    var unreadable: Int
-    var newer: Int
-    var notWritableAtTarget: Int
-    var gone: Int
-    var conflictsRetried: Int
-    var batches: Int
-    var leftBehind: Int
-
-    init(_ report: UpgradeReport<Int64>, checkpoint: String) {
-        target = ToolSettings.describe(report.targetVersion)
-        dryRun = report.isDryRun
-        self.checkpoint = checkpoint
-        resumed = report.resumed
-        examined = report.examined
-        upgraded = report.upgraded
-        alreadyAtTarget = report.alreadyAtTarget
-        unreadable = report.unreadable.count
-        newer = report.newer.count
-        notWritableAtTarget = report.notWritableAtTarget.count
-        gone = report.gone
-        conflictsRetried = report.conflictsRetried
-        batches = report.batches
-        leftBehind = report.leftBehind
     }
 }

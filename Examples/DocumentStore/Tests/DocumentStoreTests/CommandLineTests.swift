@@ -161,7 +161,7 @@ struct CommandLineTests {
         let store = try TemporaryDatabase()
         let run = try Self.run("census", "--database", store.path, "--retire-below", "3")
         #expect(run.status == 3)
-        #expect(run.output.contains("cannot tell, the store holds no notes"))
+        #expect(run.output.contains("cannot tell, no note is stored"))
         let json = try Self.run("census", "--database", store.path, "--retire-below", "3", "--json")
         #expect(json.status == 3)
         let counted = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]

@@ -37,46 +37,9 @@ struct CensusCommand: AsyncParsableCommand {
         let report = try await Tool.withDatabase(readOnly: true) { client in
             try await census.take(of: PostgresNoteStore(client: client, logger: Tool.logger))
         }
-        // An empty table cannot say that no note is old: it answers no.
-        let mayRetire = retireBelow.map { report.total > 0 && report.mayRetireVersions(below: $0) }
-        if json {
-            try Tool.printJSON(CensusOutput(report, retireBelow: retireBelow, mayRetire: mayRetire))
-        } else {
-            let chain = report.chainVersions.map(Tool.describe).joined(separator: ", ")
-            print("notes per stored version (this build reads \(chain))")
-            print(report)
-            if let retireBelow, let mayRetire {
-                let below = report.documentsStored(below: retireBelow)
-                let answer =
-                    report.total == 0
-                    ? "cannot tell, the table holds no notes"
-                    : mayRetire ? "yes, no note is stored below it" : "no, \(below) notes are stored below it"
-                print("may retire versions below \(retireBelow): \(answer)")
-            }
-        }
+        let mayRetire = try printCensus(report, retireBelow: retireBelow, json: json)
         if mayRetire == false {
-            throw ExitCode(Tool.retireStatus)
+            throw ExitCode(ExitStatus.mayNotRetire)
         }
-    }
-}
-
-/// The census as `--json` prints it.
-struct CensusOutput: Codable {
-    var total: Int
-    var countsByVersion: [String: Int]
-    var unreadable: Int
-    var newer: Int
-    var retireBelow: Int?
-    var mayRetire: Bool?
-
-    init(_ report: CensusReport<String>, retireBelow: Int?, mayRetire: Bool?) {
-        total = report.total
-        countsByVersion = Dictionary(
-            uniqueKeysWithValues: report.countsByVersion.map { (Tool.describe($0.key), $0.value) }
-        )
-        unreadable = report.unreadable.count
-        newer = report.newer.count
-        self.retireBelow = retireBelow
-        self.mayRetire = mayRetire
     }
 }

@@ -22,7 +22,7 @@ struct PlainPassCommand: AsyncParsableCommand {
     @OptionGroup var pass: PassOptions
 
     mutating func validate() throws {
-        _ = try Tool.upgradeSettings(batchSize: pass.batchSize)
+        _ = try checkedUpgradeSettings(batchSize: pass.batchSize)
     }
 
     func run() async throws {

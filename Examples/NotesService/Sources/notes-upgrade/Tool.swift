@@ -5,38 +5,13 @@ import NotesStore
 import PostgresNIO
 import VersionedCodableStore
 
-/// What the commands share: the exit statuses, the one validation of upgrade settings, and how
-/// the database is reached.
+/// What the commands share: the logger and how the database is reached.
 enum Tool {
-    static let retireStatus: Int32 = 3
-    static let leftBehindStatus: Int32 = 4
-    static let notANotesDatabaseStatus: Int32 = 66
-    static let interruptedStatus: Int32 = 130
-
     static let logger: Logger = {
         var logger = Logger(label: "notes-upgrade")
         logger.logLevel = .warning
         return logger
     }()
-
-    /// Settings as the library checks them: its refusal is the command's validation error.
-    static func upgradeSettings(
-        batchSize: Int,
-        pause: Double = 0,
-        isDryRun: Bool = false,
-        name: String = "upgrade"
-    ) throws -> UpgradeSettings {
-        do {
-            return try UpgradeSettings(
-                batchSize: batchSize,
-                pauseBetweenBatches: pause,
-                isDryRun: isDryRun,
-                checkpointName: name
-            )
-        } catch let error as StoreSettingError {
-            throw ValidationError("\(error)")
-        }
-    }
 
     /// Runs `body` with a client of the database the environment names. Unless
     /// `requiringNotes` is false, a database without the notes table ends the command with
@@ -62,7 +37,7 @@ enum Tool {
             }
         } catch is NoNotesTable {
             say("\(database.place) holds no notes table; is NOTES_DB_NAME right?")
-            throw ExitCode(notANotesDatabaseStatus)
+            throw ExitCode(ExitStatus.notAStore)
         } catch let error as PSQLError {
             // PSQLError's description hides the server's message; a person needs it.
             throw ToolError("\(database.place): \(String(reflecting: error))")
@@ -72,18 +47,6 @@ enum Tool {
     /// A line on standard error.
     static func say(_ message: String) {
         FileHandle.standardError.write(Data("notes-upgrade: \(message)\n".utf8))
-    }
-
-    /// `unversioned`, `v1`, `v2`: a version as a person reads it.
-    static func describe(_ version: Int?) -> String {
-        version.map { "v\($0)" } ?? "unversioned"
-    }
-
-    /// Prints a value as JSON with sorted keys on standard output.
-    static func printJSON(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }
 

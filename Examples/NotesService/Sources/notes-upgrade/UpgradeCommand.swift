@@ -49,7 +49,7 @@ struct UpgradeCommand: AsyncParsableCommand {
 
     /// The upgrade as the library checks it: its refusal is the command's validation error.
     func upgrade() throws -> DocumentUpgrade<Note, JSONDocumentCoder> {
-        let settings = try Tool.upgradeSettings(
+        let settings = try checkedUpgradeSettings(
             batchSize: pass.batchSize,
             pause: pause,
             isDryRun: dryRun,
@@ -94,16 +94,16 @@ struct UpgradeCommand: AsyncParsableCommand {
                 "interrupted; the pages committed so far stay upgraded. Run the same command again to resume "
                     + "from checkpoint \(upgrade.checkpointName)."
             )
-            throw ExitCode(Tool.interruptedStatus)
+            throw ExitCode(ExitStatus.interrupted)
         }
         if json {
-            try Tool.printJSON(UpgradeOutput(report, checkpoint: upgrade.checkpointName))
+            try printJSON(UpgradeOutput(report, checkpoint: upgrade.checkpointName))
         } else {
             print(report)
         }
         output?.finish(report: report)
         if report.leftBehind > 0 {
-            throw ExitCode(Tool.leftBehindStatus)
+            throw ExitCode(ExitStatus.leftBehind)
         }
     }
 }
@@ -119,92 +119,33 @@ func whileInterruptible<Success: Sendable>(_ task: Task<Success, any Error>) asy
     return try await task.value
 }
 
-/// The report as `--json` prints it.
-struct UpgradeOutput: Codable {
-    var target: String
-    var dryRun: Bool
-    var checkpoint: String
-    var resumed: Bool
-    var examined: Int
-    var upgraded: Int
-    var alreadyAtTarget: Int
-    var unreadable: Int
-    var newer: Int
-    var notWritableAtTarget: Int
-    var gone: Int
-    var conflictsRetried: Int
-    var batches: Int
-    var leftBehind: Int
-
-    init(_ report: UpgradeReport<String>, checkpoint: String) {
-        target = Tool.describe(report.targetVersion)
-        dryRun = report.isDryRun
-        self.checkpoint = checkpoint
-        resumed = report.resumed
-        examined = report.examined
-        upgraded = report.upgraded
-        alreadyAtTarget = report.alreadyAtTarget
-        unreadable = report.unreadable.count
-        newer = report.newer.count
-        notWritableAtTarget = report.notWritableAtTarget.count
-        gone = report.gone
-        conflictsRetried = report.conflictsRetried
-        batches = report.batches
-        leftBehind = report.leftBehind
-    }
-}
-
 /// Progress as a person reads it (a bar on standard error, redrawn in place on a terminal, a
 /// line per tenth of the run otherwise), or as the fault test reads it (a line of counts per
 /// page on standard output, flushed at once, so that a worker killed a moment later has told
 /// how far it came).
-final class ProgressOutput: @unchecked Sendable {
-    // `@unchecked` because the lock guards the mutable properties; the callback may be called
-    // from any task.
-    private let lock = NSLock()
-    private let logLines: Bool
-    private let isTerminal = isatty(STDERR_FILENO) != 0
-    private var lastTenth = -1
-    private var lineOpen = false
+struct ProgressOutput: Sendable {
+    let logLines: Bool
+    private let bar: ProgressBar?
 
     init(logLines: Bool) {
         self.logLines = logLines
+        bar = logLines ? nil : ProgressBar()
     }
 
     func show(_ progress: UpgradeProgress) {
-        if logLines {
-            let line =
-                "progress done=\(progress.done) upgraded=\(progress.upgraded) "
-                + "conflicts=\(progress.conflictsRetried) peak_mb=\(String(format: "%.1f", PeakMemory.megabytes))\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
+        guard logLines else {
+            bar?.show(progress)
             return
         }
-        let line = progress.description
-        lock.withLock {
-            if isTerminal {
-                FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
-                lineOpen = progress.remaining != 0
-                if !lineOpen {
-                    FileHandle.standardError.write(Data("\n".utf8))
-                }
-            } else {
-                let tenth = progress.fractionDone.map { Int($0 * 10) } ?? progress.done
-                if tenth != lastTenth {
-                    lastTenth = tenth
-                    FileHandle.standardError.write(Data("\(line)\n".utf8))
-                }
-            }
-        }
+        let line =
+            "progress done=\(progress.done) upgraded=\(progress.upgraded) "
+            + "conflicts=\(progress.conflictsRetried) peak_mb=\(String(format: "%.1f", PeakMemory.megabytes))\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
     }
 
     /// Ends a line left open by a run that stopped before its last report.
     func end() {
-        lock.withLock {
-            if lineOpen {
-                FileHandle.standardError.write(Data("\n".utf8))
-                lineOpen = false
-            }
-        }
+        bar?.end()
     }
 
     func finish(done: Int, upgraded: Int, conflicts: Int) {

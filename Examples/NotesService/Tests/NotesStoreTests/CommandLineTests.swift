@@ -171,7 +171,7 @@ struct CommandLineTests {
             let (process, output, errors) = try Self.start(["census", "--retire-below", "3"], database: name)
             let run = Self.finish(process, output, errors)
             #expect(run.status == 3)
-            #expect(run.output.contains("cannot tell, the table holds no notes"))
+            #expect(run.output.contains("cannot tell, no note is stored"))
             let (jsonProcess, jsonOutput, jsonErrors) = try Self.start(
                 ["census", "--retire-below", "3", "--json"],
                 database: name

@@ -1,0 +1,1 @@
+../../../DocumentStore/Sources/document-store/StoreTool.swift
