@@ -14,8 +14,9 @@ import VersionedCodable
 ///
 /// Write-backs are limited to ``writesBackPerSecond``, over bursts of up to one second's worth;
 /// a read beyond the limit returns its value and leaves the document for a later read or a
-/// ``DocumentUpgrade``. The limit holds for one instance: make one per process and share it
-/// between the tasks that read. Each write-back commits a checkpoint named
+/// ``DocumentUpgrade``. The limit is a ``WriteBackLimit``: each reader has its own unless it is
+/// made with one to share, so that the readers of every type in a process stay under one
+/// limit. Make each reader once and share it between the tasks that read. Each write-back commits a checkpoint named
 /// ``checkpointName`` with the document's key, as the store's only way to write, which an
 /// upgrade run never reads.
 ///
@@ -28,8 +29,12 @@ import VersionedCodable
 /// print(reader.report)
 /// ```
 public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: DocumentCoder>: Sendable {
-    /// How many documents at most are written back per second.
-    public let writesBackPerSecond: Double
+    /// How many documents at most are written back per second, by this reader and the readers
+    /// it shares ``limit`` with.
+    public var writesBackPerSecond: Double { limit.perSecond }
+
+    /// The limit on write-backs this reader takes its turns from.
+    public let limit: WriteBackLimit
 
     /// The name of the checkpoint each write-back commits: `upgrade-on-read@` and the target.
     public let checkpointName: String
@@ -48,30 +53,51 @@ public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: Doc
     /// - Throws: ``StoreSettingError/outOfRange(setting:value:requirement:)`` for a rate that
     ///   is not more than 0 or not finite, ``UpgradeError/targetNotInChain(_:chain:)``, and
     ///   `VersionedDecodingError.invalidVersionChain` when the chain is not sound.
-    public init(
+    public convenience init(
         _ type: Value.Type,
         to target: UpgradeTarget = .current,
         coder: Coder,
         writesBackPerSecond: Double
     ) throws {
-        guard writesBackPerSecond.isFinite, writesBackPerSecond > 0 else {
-            throw StoreSettingError.outOfRange(
-                setting: "writesBackPerSecond",
-                value: "\(writesBackPerSecond)",
-                requirement: "a finite number above 0"
-            )
-        }
+        try self.init(type, to: target, coder: coder, sharing: WriteBackLimit(perSecond: writesBackPerSecond))
+    }
+
+    /// Prepares reads of documents of `type` that may write them back at `target`, within a
+    /// limit shared with other readers.
+    ///
+    /// <!-- snippet: store-write-back-limit -->
+    /// ```swift
+    /// let limit = try WriteBackLimit(perSecond: 50)
+    /// let bookmarks = try UpgradeOnRead(Bookmark.self, coder: JSONDocumentCoder(), sharing: limit)
+    /// let notes = try UpgradeOnRead(StoreNote.self, coder: JSONDocumentCoder(), sharing: limit)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The current version of the documents' type.
+    ///   - target: The version to write back: ``UpgradeTarget/current``, or an older one of
+    ///     the chain that every running build reads.
+    ///   - coder: The documents' format.
+    ///   - limit: The limit this reader's write-backs count against, with those of every
+    ///     other reader made with it.
+    /// - Throws: ``UpgradeError/targetNotInChain(_:chain:)``, and
+    ///   `VersionedDecodingError.invalidVersionChain` when the chain is not sound.
+    public init(
+        _ type: Value.Type,
+        to target: UpgradeTarget = .current,
+        coder: Coder,
+        sharing limit: WriteBackLimit
+    ) throws {
         upgrade = try DocumentUpgrade(type, to: target, coder: coder)
-        self.writesBackPerSecond = writesBackPerSecond
+        self.limit = limit
         checkpointName = "upgrade-on-read@\(describe(upgrade.targetVersion))"
-        state = LockedState(capacity: max(1, writesBackPerSecond))
+        state = LockedState()
     }
 
     /// The version documents are written back at; `nil` is the unversioned form.
     public var targetVersion: Int? { upgrade.targetVersion }
 
     /// What the reads so far did.
-    public var report: UpgradeOnReadReport { state.withLock { $0.report } }
+    public var report: UpgradeOnReadReport { state.withLock { $0 } }
 
     /// Reads the document at `key` and, when `writeBack` is set and it is below the target,
     /// writes it back at the target.
@@ -111,13 +137,13 @@ public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: Doc
         do {
             read = try upgrade.coder.decode(Value.self, from: document.data)
         } catch {
-            state.withLock { $0.report.unreadable += 1 }
+            state.withLock { $0.unreadable += 1 }
             throw error
         }
         let outcome = try await writeBackIfBelow(read, document: document, to: store, asked: writeBack)
-        state.withLock { state in
-            state.report.reads += 1
-            state.report.count(outcome)
+        state.withLock { report in
+            report.reads += 1
+            report.count(outcome)
         }
         return UpgradeOnReadResult(value: read.wrappedValue, storedVersion: read.storedVersion, writeBack: outcome)
     }
@@ -136,8 +162,7 @@ public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: Doc
         case .written(let written): data = written
         case .refused(let reason): return .notWritable(reason)
         }
-        let now = ProcessInfo.processInfo.systemUptime
-        guard state.withLock({ $0.takeToken(at: now, rate: writesBackPerSecond) }) else {
+        guard limit.take() else {
             return .skippedForRate
         }
         let write = DocumentWrite(
@@ -256,19 +281,54 @@ public enum WriteBackOutcome: Sendable, CustomStringConvertible {
     }
 }
 
-// `@unchecked` because the lock guards the only mutable property; NSLock rather than `Mutex`,
-// which needs macOS 15 where the package declares no minimum.
-/// The counts and the rate limiter's tokens, behind one lock.
-private final class LockedState: @unchecked Sendable {
-    struct State {
-        var report = UpgradeOnReadReport()
-        var tokens: Double
-        let capacity: Double
-        var refilledAt: Double?
+/// A limit on write-backs per second, shared by the ``UpgradeOnRead`` readers made with it:
+/// one per process keeps the readers of every type under one rate, over bursts of up to one
+/// second's worth.
+public final class WriteBackLimit: Sendable {
+    /// How many write-backs at most are taken per second.
+    public let perSecond: Double
 
-        /// Takes one write-back from a bucket that refills at `rate` per second up to a
-        /// second's worth.
-        mutating func takeToken(at now: Double, rate: Double) -> Bool {
+    private let tokens: LockedTokens
+
+    /// Makes a limit of `perSecond` write-backs per second.
+    ///
+    /// - Parameter perSecond: The most write-backs per second; more than 0 and finite.
+    /// - Throws: ``StoreSettingError/outOfRange(setting:value:requirement:)`` for a rate that
+    ///   is not more than 0 or not finite.
+    public init(perSecond: Double) throws {
+        guard perSecond.isFinite, perSecond > 0 else {
+            throw StoreSettingError.outOfRange(
+                setting: "writesBackPerSecond",
+                value: "\(perSecond)",
+                requirement: "a finite number above 0"
+            )
+        }
+        self.perSecond = perSecond
+        tokens = LockedTokens(capacity: max(1, perSecond))
+    }
+
+    /// Takes one write-back's turn, or answers `false` when the limit is reached.
+    func take() -> Bool {
+        tokens.take(at: ProcessInfo.processInfo.systemUptime, rate: perSecond)
+    }
+}
+
+// `@unchecked` because the lock guards the only mutable properties; NSLock rather than
+// `Mutex`, which needs macOS 15 where the package declares no minimum.
+/// A bucket that refills at a rate per second up to a second's worth.
+private final class LockedTokens: @unchecked Sendable {
+    private let lock = NSLock()
+    private let capacity: Double
+    private var tokens: Double
+    private var refilledAt: Double?
+
+    init(capacity: Double) {
+        self.capacity = capacity
+        tokens = capacity
+    }
+
+    func take(at now: Double, rate: Double) -> Bool {
+        lock.withLock {
             if let refilledAt {
                 tokens = min(capacity, tokens + (now - refilledAt) * rate)
             }
@@ -278,15 +338,16 @@ private final class LockedState: @unchecked Sendable {
             return true
         }
     }
+}
 
+// `@unchecked` because the lock guards the only mutable property; NSLock rather than `Mutex`,
+// which needs macOS 15 where the package declares no minimum.
+/// The counts, behind a lock.
+private final class LockedState: @unchecked Sendable {
     private let lock = NSLock()
-    private var state: State
+    private var report = UpgradeOnReadReport()
 
-    init(capacity: Double) {
-        state = State(tokens: capacity, capacity: capacity)
-    }
-
-    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.withLock { body(&state) }
+    func withLock<Result>(_ body: (inout UpgradeOnReadReport) -> Result) -> Result {
+        lock.withLock { body(&report) }
     }
 }

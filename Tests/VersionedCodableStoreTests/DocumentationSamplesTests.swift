@@ -116,4 +116,15 @@ struct DocumentationSamplesTests {
         // end snippet
         #expect(reader.report.writtenBack == 1)
     }
+
+    @Test("Readers of two types share one limit on write-backs")
+    func sharedLimit() async throws {
+        // snippet: store-write-back-limit
+        let limit = try WriteBackLimit(perSecond: 50)
+        let bookmarks = try UpgradeOnRead(Bookmark.self, coder: JSONDocumentCoder(), sharing: limit)
+        let notes = try UpgradeOnRead(StoreNote.self, coder: JSONDocumentCoder(), sharing: limit)
+        // end snippet
+        #expect(bookmarks.limit === notes.limit)
+        #expect(notes.writesBackPerSecond == 50)
+    }
 }

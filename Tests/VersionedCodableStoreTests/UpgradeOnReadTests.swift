@@ -93,10 +93,39 @@ struct UpgradeOnReadTests {
         #expect(written.count == report.writtenBack)
     }
 
+    @Test("Readers of two types made with one limit share its rate")
+    func sharedLimit() async throws {
+        var notes: [Int: Data] = [:]
+        var bookmarks: [Int: Data] = [:]
+        for key in 1...10 {
+            notes[key] = try Self.encoder.encode(versioned: StoreNoteV1(title: "n\(key)", text: "x"))
+            bookmarks[key] = try Self.encoder.encode(versioned: BookmarkV1(address: "a\(key)"))
+        }
+        let noteStore = InMemoryDocumentStore(documents: notes)
+        let bookmarkStore = InMemoryDocumentStore(documents: bookmarks)
+        let limit = try WriteBackLimit(perSecond: 4)
+        let noteReader = try UpgradeOnRead(StoreNote.self, coder: JSONDocumentCoder(), sharing: limit)
+        let bookmarkReader = try UpgradeOnRead(Bookmark.self, coder: JSONDocumentCoder(), sharing: limit)
+        let started = ProcessInfo.processInfo.systemUptime
+        for key in 1...10 {
+            _ = try await noteReader.read(at: key, from: noteStore, writeBack: true)
+            _ = try await bookmarkReader.read(at: key, from: bookmarkStore, writeBack: true)
+        }
+        let elapsed = ProcessInfo.processInfo.systemUptime - started
+        let written = noteReader.report.writtenBack + bookmarkReader.report.writtenBack
+        // Each reader alone would have written 4 at once; together they take 4 turns between
+        // them, and what refilled while they read.
+        #expect(written >= 4)
+        #expect(Double(written) <= 4 + 4 * elapsed + 1)
+        #expect(noteReader.report.writtenBack > 0 && bookmarkReader.report.writtenBack > 0)
+        #expect(written + noteReader.report.skippedForRate + bookmarkReader.report.skippedForRate == 20)
+    }
+
     @Test("A rate that is not above 0 or not finite is refused")
     func rateRefused() {
         for rate in [0, -1, Double.nan, .infinity] {
             #expect(throws: StoreSettingError.self) { try Self.reader(rate: rate) }
+            #expect(throws: StoreSettingError.self) { try WriteBackLimit(perSecond: rate) }
         }
     }
 
