@@ -16,9 +16,9 @@ import VersionedCodable
 /// a read beyond the limit returns its value and leaves the document for a later read or a
 /// ``DocumentUpgrade``. The limit is a ``WriteBackLimit``: each reader has its own unless it is
 /// made with one to share, so that the readers of every type in a process stay under one
-/// limit. Make each reader once and share it between the tasks that read. Each write-back commits a checkpoint named
-/// ``checkpointName`` with the document's key, as the store's only way to write, which an
-/// upgrade run never reads.
+/// limit. Make each reader once and share it between the tasks that read. Each write-back
+/// commits a checkpoint named ``checkpointName`` with the document's key, as the store's only
+/// way to write, which an upgrade run never reads.
 ///
 /// <!-- snippet: store-upgrade-on-read -->
 /// ```swift
