@@ -87,10 +87,13 @@ struct CommandLineTests {
         #expect(!census.errors.contains("waiting"))
     }
 
-    /// A connection that holds a transaction open across calls, as another process does.
+    /// A connection that holds a transaction open across calls, as another process does. Its
+    /// own `COMMIT` waits for the tool's reads to end, as another program's would: without a
+    /// busy timeout it failed with "database is locked" when the commit met one of them.
     static func holder(of path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true
+        configuration.busyMode = .timeout(10)
         return try DatabaseQueue(path: path, configuration: configuration)
     }
 
