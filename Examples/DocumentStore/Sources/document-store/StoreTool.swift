@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import VersionedCodableStore
 
-// What both example tools share: the one validation of upgrade settings, the census as it is
-// printed, the upgrade's report as `--json` prints it, and the progress bar. This file belongs
-// to `document-store`; `notes-upgrade` (Examples/NotesService) compiles the same file through a
+// What both example tools share: the one validation of upgrade settings, Ctrl-C, the census
+// as it is printed, the upgrade's report as `--json` prints it, and the progress bar. This file
+// belongs to `document-store`; `notes-upgrade` (Examples/NotesService) compiles the same file through a
 // link, so that the two tools check and print alike.
 
 /// The exit statuses both tools document, besides 0, 1 (an error the message names) and 64 (a
@@ -37,6 +37,17 @@ func checkedUpgradeSettings(
     } catch let error as StoreSettingError {
         throw ValidationError("\(error)")
     }
+}
+
+/// Waits for `task`, cancelling it on Ctrl-C: the upgrade stops between pages, what was
+/// committed stays, and the next run resumes after it.
+func whileInterruptible<Success: Sendable>(_ task: Task<Success, any Error>) async throws -> Success {
+    signal(SIGINT, SIG_IGN)
+    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
+    interrupt.setEventHandler { task.cancel() }
+    interrupt.resume()
+    defer { interrupt.cancel() }
+    return try await task.value
 }
 
 /// Prints a census for a person, or as JSON, with the answer to `--retire-below N` when

@@ -72,16 +72,9 @@ struct UpgradeCommand: AsyncParsableCommand {
         let task = Task {
             try await upgrade.run(on: store) { progress in bar?.show(progress) }
         }
-        // Ctrl-C cancels the run between pages: what was committed stays, and the next run
-        // resumes after it.
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
-        interrupt.setEventHandler { task.cancel() }
-        interrupt.resume()
-        defer { interrupt.cancel() }
         let report: UpgradeReport<Int64>
         do {
-            report = try await task.value
+            report = try await whileInterruptible(task)
         } catch is CancellationError {
             bar?.end()
             FileHandle.standardError.write(

@@ -108,17 +108,6 @@ struct UpgradeCommand: AsyncParsableCommand {
     }
 }
 
-/// Waits for `task`, cancelling it on Ctrl-C: the upgrade stops between pages, what was
-/// committed stays, and the next run resumes after it.
-func whileInterruptible<Success: Sendable>(_ task: Task<Success, any Error>) async throws -> Success {
-    signal(SIGINT, SIG_IGN)
-    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
-    interrupt.setEventHandler { task.cancel() }
-    interrupt.resume()
-    defer { interrupt.cancel() }
-    return try await task.value
-}
-
 /// Progress as a person reads it (a bar on standard error, redrawn in place on a terminal, a
 /// line per tenth of the run otherwise), or as the fault test reads it (a line of counts per
 /// page on standard output, flushed at once, so that a worker killed a moment later has told
