@@ -83,7 +83,10 @@ extension VersionedCodable {
             )
         }
         let chain = VersionChain(for: Self.self)
-        let storedVersion = try readStoredVersion(from: shared, chain: chain)
+        var storedVersion = try readStoredVersion(from: shared, chain: chain)
+        if let listed = VersionsToWrite.listed(in: shared.userInfo, under: .versionsToRead)?.version(for: Self.self) {
+            try checkListedVersion(listed, stored: &storedVersion, codingPath: codingPath)
+        }
         shared.storedVersion = storedVersion
         shared.versionWasRead = true
         if chain.problem != nil || !chain.contains(version: storedVersion) {
@@ -98,6 +101,25 @@ extension VersionedCodable {
                 return
             }
             try chain.checkCanDecode(storedVersion: storedVersion)
+        }
+    }
+
+    /// A document of a type that the decoder's ``Swift/CodingUserInfoKey/versionsToRead`` lists
+    /// is the listed version: one that carries no version is read as it, one that carries
+    /// another is refused.
+    static func checkListedVersion(_ listed: Int?, stored: inout Int?, codingPath: [any CodingKey]) throws {
+        guard let found = stored else {
+            stored = listed
+            return
+        }
+        guard found == listed else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "The \(Self.self) is version \(found), but this decode reads it as version "
+                        + "\(listed.map(String.init) ?? "unversioned"), as the decoder's versionsToRead lists it."
+                )
+            )
         }
     }
 

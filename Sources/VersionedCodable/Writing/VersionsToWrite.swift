@@ -53,12 +53,25 @@ public struct VersionsToWrite: Sendable {
     ///
     /// Generic over the values, so that a coder's `[CodingUserInfoKey: any Sendable]` is read
     /// as it is rather than converted to `Any` values first.
-    static func listed<Value>(in userInfo: [CodingUserInfoKey: Value]) -> VersionsToWrite? {
-        userInfo.isEmpty ? nil : userInfo[.versionsToWrite] as? VersionsToWrite
+    static func listed<Value>(
+        in userInfo: [CodingUserInfoKey: Value],
+        under key: CodingUserInfoKey = .versionsToWrite
+    ) -> VersionsToWrite? {
+        userInfo.isEmpty ? nil : userInfo[key] as? VersionsToWrite
     }
 }
 
 extension CodingUserInfoKey {
     /// The key of a ``VersionsToWrite`` list in an encoder's `userInfo`.
     public static let versionsToWrite = CodingUserInfoKey(rawValue: "VersionedCodable.VersionsToWrite")!
+
+    /// The key of a ``VersionsToWrite`` list in a decoder's `userInfo` that says which version
+    /// the documents and `Versioned` parts of each listed type are, for one decode: a document
+    /// of a listed type that carries no version is read as the listed version, and one that
+    /// carries another version throws a `DecodingError`. Types that are not listed are read as
+    /// their documents say.
+    ///
+    /// For readers whose writers know which versions they write but not where the library keeps
+    /// the version: the clients of an API version, say, whose bodies' parts need not carry it.
+    public static let versionsToRead = CodingUserInfoKey(rawValue: "VersionedCodable.VersionsToRead")!
 }
