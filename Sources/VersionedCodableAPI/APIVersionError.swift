@@ -58,21 +58,67 @@ public enum APIVersionError: Error, CustomStringConvertible {
             return "The \(type) sent is version \(versionText(found)), but API version \(apiVersion) "
                 + "sends and receives version \(versionText(expected))."
         case .undecodableBody(let type, let apiVersion, let underlying):
-            return "The body is not a \(type) of API version \(apiVersion): \(underlying)"
+            return "The body is not a \(type) of API version \(apiVersion): \(clientText(underlying))"
         case .unknownFields(let paths, let type, let apiVersion):
             return "The \(type) sent has \(paths.count == 1 ? "a field" : "fields") that API version "
-                + "\(apiVersion) does not have: \(paths.joined(separator: ", "))."
+                + "\(apiVersion) does not have: \(fieldList(paths))."
         case .cannotWrite(let type, let apiVersion, let underlying):
-            return "This \(type) cannot be shown at API version \(apiVersion): \(underlying)"
+            return "This \(type) cannot be shown at API version \(apiVersion): \(clientText(underlying))"
         case .cannotMerge(let type, let apiVersion, let path, let reason):
             return "The edit of this \(type) at API version \(apiVersion) cannot be applied at "
-                + "\(path.isEmpty ? "its root" : path): \(reason)"
+                + "\(path.isEmpty ? "its root" : escapedForMessage(path, limit: 200)): \(reason)"
         }
     }
 }
 
 private func quoted(_ name: String) -> String {
-    "\"\(name.prefix(64))\(name.count > 64 ? "…" : "")\""
+    "\"\(escapedForMessage(name, limit: 64))\""
+}
+
+/// Text that may come from a client, made safe to put in an error's description, which a
+/// service returns as a body and writes to its logs: control characters, quotes and
+/// backslashes escaped as Swift writes them, and at most `limit` characters, the rest cut
+/// with an ellipsis.
+func escapedForMessage(_ text: String, limit: Int) -> String {
+    var output = ""
+    var count = 0
+    for scalar in text.unicodeScalars {
+        guard count < limit else {
+            output += "…"
+            break
+        }
+        count += 1
+        switch scalar {
+        case "\"": output += "\\\""
+        case "\\": output += "\\\\"
+        case "\n": output += "\\n"
+        case "\r": output += "\\r"
+        case "\t": output += "\\t"
+        default:
+            // C0 and C1 controls, DEL, and the format characters that reorder or hide text.
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                || scalar.properties.generalCategory == .format
+                || scalar.properties.generalCategory == .lineSeparator
+                || scalar.properties.generalCategory == .paragraphSeparator
+            {
+                output += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return output
+}
+
+/// An underlying error's description, which may quote what a client sent.
+private func clientText(_ error: any Error) -> String {
+    escapedForMessage(String(describing: error), limit: 400)
+}
+
+/// At most ten of a body's field paths, each escaped: the names are the client's.
+private func fieldList(_ paths: [String]) -> String {
+    let listed = paths.prefix(10).map { escapedForMessage($0, limit: 64) }.joined(separator: ", ")
+    return paths.count > 10 ? listed + " and \(paths.count - 10) more" : listed
 }
 
 private func list(_ names: [String]) -> String {

@@ -2,6 +2,36 @@ import Foundation
 import VersionedCodable
 
 extension APIVersions {
+    /// Reads a client's edit sent at an API version and applies it to the stored value: every
+    /// field the client could see takes the client's value, every field, enum case and part it
+    /// could not see keeps the stored one.
+    ///
+    /// The body is read as ``decode(_:from:at:)`` reads it, and merged as
+    /// ``merge(_:at:into:)`` merges; the result is checked against the body as the client's
+    /// version reads it, so that a field the client sends back exactly as it was shown keeps
+    /// its stored value whatever the chain's steps make of it on the way up and down.
+    ///
+    /// - Parameters:
+    ///   - type: The current version of the body's type.
+    ///   - body: The request's JSON body.
+    ///   - version: The client's API version.
+    ///   - stored: The value as stored, which the client read before its edit.
+    /// - Returns: The value to store.
+    /// - Throws: What ``decode(_:from:at:)`` and ``merge(_:at:into:)`` throw.
+    public func merge<Value: VersionedCodable>(
+        _ type: Value.Type,
+        from body: Data,
+        at version: APIVersion,
+        into stored: Value
+    ) throws -> Value {
+        let coders = try declared(version)
+        if coders.version.showsOnlyCurrentVersions {
+            return try read(type, from: body, at: coders, keepingSent: false).value
+        }
+        let (edit, sent) = try read(type, from: body, at: coders, keepingSent: true)
+        return try merge(edit, sent: sent, at: coders, into: stored)
+    }
+
     /// The stored value with a client's edit at an API version applied: every field the client
     /// could see takes the client's value, every field, enum case and part it could not see
     /// keeps the stored one.
@@ -12,30 +42,37 @@ extension APIVersions {
     /// where the stored value equals the base, it holds nothing the client could not see and
     /// the edit is taken. Where both differ, objects merge key by key and arrays element by
     /// element; a changed leaf (a string, a number, an enum's raw value) takes the client's
-    /// value. Arrays:
+    /// value.
     ///
-    /// - Elements the client left as they were, moved or not, keep their stored values;
-    ///   elements it removed are removed.
-    /// - An element changed where it was is that stored element, edited: the two merge. An
-    ///   element removed and another added at its place read the same way, so send them in
-    ///   two edits when the stored element holds what the client cannot see.
-    /// - A new element is taken as sent, when every element it could replace holds nothing
-    ///   hidden.
-    /// - Anything else (an element both changed and moved, an array whose length the steps
-    ///   change) is ``APIVersionError/cannotMerge(type:apiVersion:path:reason:)``.
+    /// An element of an array merges with the stored element the client shows to be the same
+    /// one, so that a field the client cannot see never moves to another element:
+    ///
+    /// - Elements that carry an identity the client sees (an `id` member, or what
+    ///   ``elementIdentity`` names for the array) are matched by it, wherever they are: the
+    ///   client may remove, insert, move and edit elements in one edit. An element whose
+    ///   identity is not stored, or that carries none, is new and taken as sent; a stored element
+    ///   whose identity is not sent is removed. An edit that changes an element's identity
+    ///   removes that element and adds another. Two elements with one identity, sent or
+    ///   stored, are refused.
+    /// - Elements without an identity are matched only where that cannot be mistaken: an
+    ///   element sent back exactly as it was shown, moved or not, keeps its stored value, and
+    ///   new or changed elements are taken as sent when every stored element they could stand
+    ///   for holds nothing the client cannot see. Otherwise the edit must change elements in
+    ///   place: as many elements as were shown, each unchanged one where it was, each changed
+    ///   one merged with the stored element at its place. Anything else (an element inserted,
+    ///   removed or moved beside a stored element that holds what the client cannot see) is
+    ///   ``APIVersionError/cannotMerge(type:apiVersion:path:reason:)`` naming the array.
     ///
     /// The result is then written at the API version again and must be exactly the edit as
     /// that version shows it; where the steps lose information both ways (a split field whose
     /// parts the client's value cannot be cut back into, say), the merge throws
     /// ``APIVersionError/cannotMerge(type:apiVersion:path:reason:)`` rather than store a
-    /// value the client did not write.
+    /// value the client did not write. This method compares with the edit written again at the
+    /// API version; ``merge(_:from:at:into:)``, which has the body, compares with what the client
+    /// sent, so that a field sent back as it was shown always passes.
     ///
     /// At an API version that shows every type as its current version, the edit is the result;
     /// an edit that changes nothing the client sees gives the stored value back as it is.
-    /// Elements are matched by what the client sees of them; elements the client sees as equal
-    /// but that hold different hidden values cannot be told apart, and throw. A `Set`, or a
-    /// dictionary written as an array, whose elements hold hidden values merges only when it is
-    /// written in the same order as the stored one, and otherwise throws.
     ///
     /// - Parameters:
     ///   - edit: The client's value, as ``decode(_:from:at:)`` read it.
@@ -53,16 +90,31 @@ extension APIVersions {
         at version: APIVersion,
         into stored: Value
     ) throws -> Value {
-        let (version, _, shownEncoder) = try declared(version)
-        if version.showsOnlyCurrentVersions {
+        let coders = try declared(version)
+        if coders.version.showsOnlyCurrentVersions {
             return edit
         }
+        return try merge(edit, sent: nil, at: coders, into: stored)
+    }
+
+    /// The merge, checked against `sent` (the body as its version writes it back) when there
+    /// is one, and otherwise against the edit written at the API version.
+    private func merge<Value: VersionedCodable>(
+        _ edit: Value,
+        sent: JSONTree?,
+        at coders: Coders,
+        into stored: Value
+    ) throws -> Value {
+        let version = coders.version
         let typeName = name(of: Value.self)
         // The stored value as the client saw it: written with the service's strategies (a
         // date as the client got it), read back as the service reads a request.
         let seen: Value
+        let shownStored: JSONTree
         do {
-            seen = try decoder.decode(versioned: Value.self, from: shownEncoder.encode(versioned: stored))
+            let shown = try coders.shownEncoder.encode(versioned: stored)
+            shownStored = try JSONTree(parsing: Array(shown))
+            seen = try coders.decoder.decode(versioned: Value.self, from: shown)
         } catch {
             throw APIVersionError.cannotWrite(type: typeName, apiVersion: version.name, underlying: error)
         }
@@ -70,23 +122,23 @@ extension APIVersions {
         let ours = try tree(stored, typeName, version)
         let theirs = try tree(edit, typeName, version)
         // The client changed nothing: the stored value stays as it is.
-        if theirs == base {
+        if theirs == base || sent == shownStored {
             return stored
         }
         if ours == base {
             return edit
         }
-        let merge = ThreeWayMerge(type: typeName, apiVersion: version.name)
-        guard let merged = try merge.merge(base: base, ours: ours, theirs: theirs, path: "") else {
+        let merge = ThreeWayMerge(type: typeName, apiVersion: version.name, identity: elementIdentity)
+        guard let merged = try merge.merge(base: base, ours: ours, theirs: theirs, path: "", pattern: "") else {
             return edit
         }
         do {
             let result = try mergeDecoder.decode(Value.self, from: Data(merged.bytes))
-            let shownResult = try JSONTree(parsing: Array(shownEncoder.encode(versioned: result)))
-            let shownEdit = try JSONTree(parsing: Array(shownEncoder.encode(versioned: edit)))
+            let shownResult = try JSONTree(parsing: Array(coders.shownEncoder.encode(versioned: result)))
+            let shownEdit = try sent ?? JSONTree(parsing: Array(coders.shownEncoder.encode(versioned: edit)))
             // Compared whatever order a set or a dictionary is written in this time: an array's
             // merged elements follow the edit's order, so only those can differ in order.
-            if shownResult.withArraysSorted == shownEdit.withArraysSorted {
+            if shownResult == shownEdit || shownResult.withArraysSorted == shownEdit.withArraysSorted {
                 return result
             }
             throw APIVersionError.cannotMerge(
@@ -103,7 +155,8 @@ extension APIVersions {
                 type: typeName,
                 apiVersion: version.name,
                 path: "",
-                reason: "the stored value with the edit applied does not read back as \(typeName): \(error)"
+                reason: "the stored value with the edit applied does not read back as \(typeName): "
+                    + escapedForMessage(String(describing: error), limit: 400)
             )
         }
     }
@@ -116,7 +169,8 @@ extension APIVersions {
                 type: typeName,
                 apiVersion: version.name,
                 path: "",
-                reason: "the value cannot be written to compare: \(error)"
+                reason: "the value cannot be written to compare: "
+                    + escapedForMessage(String(describing: error), limit: 400)
             )
         }
     }
@@ -124,24 +178,27 @@ extension APIVersions {
 
 /// The three-way merge of the encoded stored value (ours), the value as the client saw it
 /// (base) and the client's edit (theirs). An absent key is `nil`.
+///
+/// `path` is where a value is, for errors (`tasks[3].title`); `pattern` is the same without
+/// indexes (`tasks.title`), for the arrays ``ElementIdentity`` names.
 struct ThreeWayMerge {
     let type: String
     let apiVersion: String
+    let identity: ElementIdentity
 
-    func merge(base: JSONTree?, ours: JSONTree?, theirs: JSONTree?, path: String) throws -> JSONTree? {
+    func merge(base: JSONTree?, ours: JSONTree?, theirs: JSONTree?, path: String, pattern: String) throws -> JSONTree? {
         if theirs == base { return ours }
         if ours == base { return theirs }
         switch (base, ours, theirs) {
         case (.object(let base)?, .object(let ours)?, .object(let theirs)?):
-            return .object(try mergeMembers(base: base, ours: ours, theirs: theirs, path: path))
+            return .object(try mergeMembers(base: base, ours: ours, theirs: theirs, path: path, pattern: pattern))
         case (.array(let base)?, .array(let ours)?, .array(let theirs)?):
-            guard base.count == ours.count else {
-                throw failure(
-                    path,
-                    "this API version's steps change the array's length, so its elements cannot be matched"
-                )
+            if let member = identity.member(forArrayAt: pattern),
+                let merged = try mergeIdentified(base: base, ours: ours, theirs: theirs, by: member, path, pattern)
+            {
+                return .array(merged)
             }
-            return .array(try mergeElements(base: base, ours: ours, theirs: theirs, path: path))
+            return .array(try mergeElements(base: base, ours: ours, theirs: theirs, path: path, pattern: pattern))
         case (_, .object?, let theirs), (_, .array?, let theirs):
             // The stored value holds what the client cannot see here, and the client replaced
             // it with something else than an object or array to merge with: removing it is the
@@ -162,40 +219,128 @@ struct ThreeWayMerge {
         base: [JSONTree.Member],
         ours: [JSONTree.Member],
         theirs: [JSONTree.Member],
-        path: String
+        path: String,
+        pattern: String
     ) throws -> [JSONTree.Member] {
-        var names: [String] = ours.map(\.name)
-        for member in theirs where !names.contains(member.name) {
-            names.append(member.name)
-        }
-        func find(_ name: String, _ members: [JSONTree.Member]) -> JSONTree.Member? {
-            members.first { $0.name == name }
-        }
+        let baseIndex = MemberIndex(base)
+        let theirIndex = MemberIndex(theirs)
+        let ourIndex = MemberIndex(ours)
         var result: [JSONTree.Member] = []
-        for name in names {
-            let our = find(name, ours)
-            let their = find(name, theirs)
+        result.reserveCapacity(max(ours.count, theirs.count))
+        func add(_ name: String, _ our: JSONTree.Member?, _ their: JSONTree.Member?) throws {
+            let child = pattern.isEmpty ? name : pattern + "." + name
             let merged = try merge(
-                base: find(name, base)?.value,
+                base: baseIndex.value(name, in: base),
                 ours: our?.value,
                 theirs: their?.value,
-                path: path.isEmpty ? name : path + "." + name
+                path: path.isEmpty ? name : path + "." + name,
+                pattern: child
             )
             if let merged, let text = (their ?? our)?.text {
                 result.append(JSONTree.Member(name: name, text: text, value: merged))
             }
         }
+        for our in ours {
+            try add(our.name, our, theirIndex.member(our.name, in: theirs))
+        }
+        for their in theirs where ourIndex.member(their.name, in: ours) == nil {
+            try add(their.name, nil, their)
+        }
         return result
+    }
+
+    /// Elements matched by the member `member`, or `nil` when some stored element, or some
+    /// element the client was shown, has no identity to match by.
+    private func mergeIdentified(
+        base: [JSONTree],
+        ours: [JSONTree],
+        theirs: [JSONTree],
+        by member: String,
+        _ path: String,
+        _ pattern: String
+    ) throws -> [JSONTree]? {
+        guard let ourIdentities = identities(of: ours, member), let baseIdentities = identities(of: base, member)
+        else { return nil }
+        var stored: [JSONTree: (ours: Int, base: Int?)] = [:]
+        stored.reserveCapacity(ours.count)
+        for (index, identity) in ourIdentities.enumerated()
+        where stored.updateValue((index, nil), forKey: identity) != nil {
+            throw failure(path, "two stored elements have the same \(member), \(identity.shortText)")
+        }
+        for (index, identity) in baseIdentities.enumerated() {
+            guard stored[identity]?.base == nil, stored[identity] != nil else {
+                throw failure(
+                    path,
+                    "this API version's steps change the elements' \(member)s, so its elements cannot be matched"
+                )
+            }
+            stored[identity]?.base = index
+        }
+        guard base.count == ours.count else {
+            throw failure(path, "this API version's steps change the array's length, so its elements cannot be matched")
+        }
+        var sent: Set<JSONTree> = []
+        sent.reserveCapacity(theirs.count)
+        var result: [JSONTree] = []
+        result.reserveCapacity(theirs.count)
+        for (position, element) in theirs.enumerated() {
+            guard let identity = Self.identity(of: element, member) else {
+                result.append(element)
+                continue
+            }
+            guard sent.insert(identity).inserted else {
+                throw failure(
+                    "\(path)[\(position)]",
+                    "two elements sent have the same \(member), \(identity.shortText), so which stored element "
+                        + "each one is cannot be told"
+                )
+            }
+            guard let found = stored[identity], let baseIndex = found.base else {
+                result.append(element)
+                continue
+            }
+            let merged = try merge(
+                base: base[baseIndex],
+                ours: ours[found.ours],
+                theirs: element,
+                path: "\(path)[\(position)]",
+                pattern: pattern
+            )
+            result.append(merged ?? element)
+        }
+        return result
+    }
+
+    /// The identity of each element, or `nil` when one has none.
+    private func identities(of elements: [JSONTree], _ member: String) -> [JSONTree]? {
+        var found: [JSONTree] = []
+        found.reserveCapacity(elements.count)
+        for element in elements {
+            guard let identity = Self.identity(of: element, member) else { return nil }
+            found.append(identity)
+        }
+        return found
+    }
+
+    /// An element's identity: the value of its member `member`, when it is a string or a
+    /// number.
+    private static func identity(of element: JSONTree, _ member: String) -> JSONTree? {
+        guard case .leaf(let text)? = element[member: member], let first = text.first,
+            first == UInt8(ascii: "\"") || first == UInt8(ascii: "-") || (0x30...0x39).contains(first)
+        else { return nil }
+        return .leaf(text)
     }
 
     private func mergeElements(
         base: [JSONTree],
         ours: [JSONTree],
         theirs: [JSONTree],
-        path: String
-    ) throws
-        -> [JSONTree]
-    {
+        path: String,
+        pattern: String
+    ) throws -> [JSONTree] {
+        guard base.count == ours.count else {
+            throw failure(path, "this API version's steps change the array's length, so its elements cannot be matched")
+        }
         // Each element the client sent that equals an element of the base, matched in order.
         // Where it equals several, which the stored elements behind them tell apart by what the
         // client cannot see, which one the client meant cannot be told.
@@ -205,45 +350,81 @@ struct ThreeWayMerge {
         }
         var used = Array(repeating: false, count: base.count)
         var match: [Int?] = []
+        match.reserveCapacity(theirs.count)
         for (position, element) in theirs.enumerated() {
-            guard var candidates = unused[element], let found = candidates.popLast() else {
+            guard let found = unused[element]?.popLast() else {
                 match.append(nil)
                 continue
             }
-            if candidates.contains(where: { ours[$0] != ours[found] }) {
+            if let others = unused[element], others.contains(where: { ours[$0] != ours[found] }) {
                 throw failure(
                     "\(path)[\(position)]",
                     "elements the client sees as equal hold different values it does not see, so which "
                         + "stored element this one is cannot be told"
                 )
             }
-            unused[element] = candidates
             used[found] = true
             match.append(found)
         }
-        let changed = theirs.indices.filter { match[$0] == nil }
-        let unmatched = base.indices.filter { !used[$0] }
-        if !changed.isEmpty, unmatched.contains(where: { ours[$0] != base[$0] }), changed != unmatched {
+        // An element sent that is not one of those shown may stand for any stored element not
+        // sent back as it was: where none of those holds what the client cannot see, or no such
+        // element was sent, nothing hidden can move.
+        let hidden = base.indices.contains { !used[$0] && ours[$0] != base[$0] }
+        if !hidden || !match.contains(nil) {
+            return theirs.indices.map { match[$0].map { ours[$0] } ?? theirs[$0] }
+        }
+        guard theirs.count == base.count, match.indices.allSatisfy({ match[$0] == nil || match[$0] == $0 }) else {
             throw failure(
                 path,
-                "elements were changed and moved, or added while others were removed, in an array whose "
-                    + "elements hold what this API version does not show, so which stored element each one "
-                    + "replaces cannot be told"
+                "its elements have no \(identity.member(forArrayAt: pattern) ?? "identity") the client sees, and "
+                    + "elements were inserted, removed or moved beside stored elements that hold what this API "
+                    + "version does not show, so which stored element each one is cannot be told"
             )
         }
-        let hidden = unmatched.contains { ours[$0] != base[$0] }
         return try theirs.indices.map { index in
-            if let found = match[index] {
-                return ours[found]
+            if match[index] != nil {
+                return ours[index]
             }
-            guard hidden, ours[index] != base[index] else { return theirs[index] }
-            return try merge(base: base[index], ours: ours[index], theirs: theirs[index], path: "\(path)[\(index)]")
-                ?? theirs[index]
+            return try merge(
+                base: base[index],
+                ours: ours[index],
+                theirs: theirs[index],
+                path: "\(path)[\(index)]",
+                pattern: pattern
+            ) ?? theirs[index]
         }
     }
 
     private func failure(_ path: String, _ reason: String) -> APIVersionError {
         .cannotMerge(type: type, apiVersion: apiVersion, path: path, reason: reason)
+    }
+}
+
+/// Finds an object's members by name: by looking through them when there are few, through a
+/// dictionary when there are many, so that a merge stays linear in a large object.
+private struct MemberIndex {
+    private let positions: [String: Int]?
+
+    init(_ members: [JSONTree.Member]) {
+        guard members.count > 16 else {
+            positions = nil
+            return
+        }
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(members.count)
+        for (index, member) in members.enumerated() where positions[member.name] == nil {
+            positions[member.name] = index
+        }
+        self.positions = positions
+    }
+
+    func member(_ name: String, in members: [JSONTree.Member]) -> JSONTree.Member? {
+        guard let positions else { return members.first { $0.name == name } }
+        return positions[name].map { members[$0] }
+    }
+
+    func value(_ name: String, in members: [JSONTree.Member]) -> JSONTree? {
+        member(name, in: members)?.value
     }
 }
 

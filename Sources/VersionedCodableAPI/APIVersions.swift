@@ -58,13 +58,11 @@ public struct APIVersions: @unchecked Sendable {
     /// The newest API version.
     public var newest: APIVersion { versions[versions.count - 1] }
 
-    /// The service's decoder, for requests and for what the shown encoders write.
-    let decoder: JSONDecoder
-    /// One encoder per API version, its `userInfo` listing the versions that API version shows.
-    private let encoders: [String: JSONEncoder]
-    /// The same, with sorted keys: what the merge brings values down with, so that the client's
-    /// view is the one the service's strategies (dates, keys) give it, and compares views with.
-    private let shownEncoders: [String: JSONEncoder]
+    /// How a merge tells which stored element an element of an edited array is.
+    public let elementIdentity: ElementIdentity
+
+    /// The service's coders for each API version, by name.
+    private let coders: [String: Coders]
     /// The coders the merge compares current values with: plain key and date strategies, so
     /// that nothing is rounded, and the service's `userInfo` and float strategies.
     let mergeEncoder: JSONEncoder
@@ -81,10 +79,12 @@ public struct APIVersions: @unchecked Sendable {
     ///     have; ``UnknownFieldPolicy/refuse`` unless you say otherwise.
     ///   - versionKeyInResponses: Whether responses carry their root type's version; `true`
     ///     unless you say otherwise.
+    ///   - elementIdentity: How a merge tells which stored element an edited array's element
+    ///     is: by an `id` member unless you say otherwise.
     ///   - encoder: The settings (strategies, output formatting, `userInfo`) responses are
     ///     written with; copied, so later changes to it do not apply.
-    ///   - decoder: The settings requests are read with, used as it is: do not change it
-    ///     afterwards.
+    ///   - decoder: The settings (strategies, `userInfo`) requests are read with; copied, so
+    ///     later changes to it do not apply.
     /// - Throws: ``APIVersionError/invalidDeclaration(_:)`` when the list is empty, names a
     ///   version twice or in a form clients cannot send, lacks the default, lists a version
     ///   that is not in its type's chain, or shows a type older than an earlier API version did.
@@ -93,6 +93,7 @@ public struct APIVersions: @unchecked Sendable {
         defaultVersion: APIVersion,
         unknownFields: UnknownFieldPolicy = .refuse,
         versionKeyInResponses: Bool = true,
+        elementIdentity: ElementIdentity = .member("id"),
         encoder: JSONEncoder = JSONEncoder(),
         decoder: JSONDecoder = JSONDecoder()
     ) throws {
@@ -101,23 +102,14 @@ public struct APIVersions: @unchecked Sendable {
         self.defaultVersion = versions.first { $0 == defaultVersion }!
         self.unknownFields = unknownFields
         self.versionKeyInResponses = versionKeyInResponses
-        self.decoder = decoder
+        self.elementIdentity = elementIdentity
         var userInfo = encoder.userInfo
         userInfo[.versionsToWrite] = nil
-        var encoders: [String: JSONEncoder] = [:]
-        var shownEncoders: [String: JSONEncoder] = [:]
+        var coders: [String: Coders] = [:]
         for version in versions {
-            let copy = Self.copy(encoder)
-            copy.userInfo = userInfo
-            copy.userInfo[.versionsToWrite] = version.versionsToWrite
-            encoders[version.name] = copy
-            let sorted = Self.copy(copy)
-            sorted.userInfo = copy.userInfo
-            sorted.outputFormatting.insert(.sortedKeys)
-            shownEncoders[version.name] = sorted
+            coders[version.name] = Coders(version: version, encoder: encoder, userInfo: userInfo, decoder: decoder)
         }
-        self.encoders = encoders
-        self.shownEncoders = shownEncoders
+        self.coders = coders
         mergeEncoder = JSONEncoder()
         mergeEncoder.outputFormatting = [.sortedKeys]
         mergeEncoder.userInfo = userInfo
@@ -160,7 +152,10 @@ public struct APIVersions: @unchecked Sendable {
     /// that API version shows, then migrated up the chain.
     ///
     /// The body need not carry its version; when it does, it must be the one its API version
-    /// shows. `Versioned` parts inside it carry their own versions, as every document's do.
+    /// shows. The same holds for the `Versioned` parts inside it: each is read as the version
+    /// the API version lists for its type, and a part that carries its version must carry that
+    /// one. The echo of a response, which carries them, reads as well as a body built from a
+    /// client's own model, which does not.
     ///
     /// - Parameters:
     ///   - type: The current version of the body's type.
@@ -177,11 +172,22 @@ public struct APIVersions: @unchecked Sendable {
         from body: Data,
         at version: APIVersion
     ) throws -> Value {
-        let (version, _, _) = try declared(version)
+        try read(type, from: body, at: declared(version), keepingSent: false).value
+    }
+
+    /// What a request body holds: the current value, and, when asked for or needed to find
+    /// fields the version does not have, the body as its version writes it back.
+    func read<Value: VersionedCodable>(
+        _ type: Value.Type,
+        from body: Data,
+        at coders: Coders,
+        keepingSent: Bool
+    ) throws -> (value: Value, sent: JSONTree?) {
+        let version = coders.version
         let shown = version.version(of: type)
         let sent: any VersionedCodable
         do {
-            if let sentVersion = try decoder.storedVersion(of: type, from: body), sentVersion != shown {
+            if let sentVersion = try coders.decoder.storedVersion(of: type, from: body), sentVersion != shown {
                 throw APIVersionError.bodyVersionMismatch(
                     type: name(of: type),
                     apiVersion: version.name,
@@ -190,19 +196,27 @@ public struct APIVersions: @unchecked Sendable {
                 )
             }
             let historical = VersionChain(for: type).types.first { $0.version == shown }!
-            sent = try decoder.decode(historical, from: body)
+            sent = try coders.decoder.decode(historical, from: body)
         } catch let error as APIVersionError {
             throw error
         } catch {
             throw APIVersionError.undecodableBody(type: name(of: type), apiVersion: version.name, underlying: error)
         }
-        if unknownFields == .refuse {
-            let unknown = try fieldsNotIn(sent, body: body, version: version)
+        var sentTree: JSONTree?
+        if unknownFields == .refuse || keepingSent {
+            do {
+                sentTree = try JSONTree(parsing: Array(coders.shownEncoder.encode(versioned: sent)))
+            } catch {
+                throw APIVersionError.undecodableBody(type: name(of: type), apiVersion: version.name, underlying: error)
+            }
+        }
+        if unknownFields == .refuse, let sentTree {
+            let unknown = try fieldsNotIn(sentTree, body: body, type: type, version: version)
             if !unknown.isEmpty {
                 throw APIVersionError.unknownFields(unknown, type: name(of: type), apiVersion: version.name)
             }
         }
-        return try migrateUp(sent, to: type)
+        return (try migrateUp(sent, to: type), sentTree)
     }
 
     /// Writes a value as an API version shows it: the value and its `Versioned` parts
@@ -218,12 +232,13 @@ public struct APIVersions: @unchecked Sendable {
     ///   never a different shape. ``APIVersionError/unknownVersion(_:served:)`` for a version
     ///   that is not in the list.
     public func encode(_ value: some VersionedCodable, at version: APIVersion) throws -> Data {
-        let (version, encoder, _) = try declared(version)
+        let coders = try declared(version)
+        let version = coders.version
         do {
             if versionKeyInResponses {
-                return try encoder.encode(versioned: value)
+                return try coders.encoder.encode(versioned: value)
             }
-            return try encoder.encode(downgrade(value, to: version.version(of: type(of: value))))
+            return try coders.encoder.encode(downgrade(value, to: version.version(of: type(of: value))))
         } catch let error as VersionedEncodingError {
             throw APIVersionError.cannotWrite(
                 type: name(of: type(of: value)),
@@ -243,44 +258,39 @@ public struct APIVersions: @unchecked Sendable {
         }
     }
 
-    /// The declared API version of the same name, with its encoder: a name alone stands for it,
+    /// The declared API version of the same name, with its coders: a name alone stands for it,
     /// and a version that is not in the list is refused as a request naming it would be.
-    func declared(
-        _ version: APIVersion
-    ) throws(APIVersionError) -> (version: APIVersion, encoder: JSONEncoder, shownEncoder: JSONEncoder) {
-        guard let declared = versions.first(where: { $0 == version }), let encoder = encoders[declared.name],
-            let shownEncoder = shownEncoders[declared.name]
-        else {
+    func declared(_ version: APIVersion) throws(APIVersionError) -> Coders {
+        guard let coders = coders[version.name] else {
             throw .unknownVersion(version.name, served: versions.map(\.name))
         }
-        return (declared, encoder, shownEncoder)
+        return coders
     }
 
     func name(of type: any VersionedCodable.Type) -> String {
         String(describing: type)
     }
 
-    /// The body's keys that the version it was read as does not write back: the fields it
-    /// does not have. A `null` counts as absent, as a plain optional field reads it.
-    private func fieldsNotIn(_ sent: any VersionedCodable, body: Data, version: APIVersion) throws -> [String] {
+    /// The body's keys that the version it was read as does not write back (`written`): the
+    /// fields it does not have. A `null` counts as absent, as a plain optional field reads it.
+    private func fieldsNotIn(
+        _ written: JSONTree,
+        body: Data,
+        type: any VersionedCodable.Type,
+        version: APIVersion
+    ) throws -> [String] {
         let sentTree: JSONTree
-        let readTree: JSONTree
         do {
             // A byte order mark, which the decoder skips, is no field.
             let bytes = Array(body)
             sentTree = try JSONTree(
                 parsing: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
             )
-            readTree = try JSONTree(parsing: Array(declared(version).encoder.encode(versioned: sent)))
         } catch {
-            throw APIVersionError.undecodableBody(
-                type: name(of: type(of: sent)),
-                apiVersion: version.name,
-                underlying: error
-            )
+            throw APIVersionError.undecodableBody(type: name(of: type), apiVersion: version.name, underlying: error)
         }
         var unknown: [String] = []
-        collectUnknown(sentTree, known: readTree, path: "", into: &unknown)
+        collectUnknown(sentTree, known: written, path: "", into: &unknown)
         return unknown
     }
 
@@ -306,14 +316,54 @@ public struct APIVersions: @unchecked Sendable {
             break
         }
     }
+}
 
-    private static func copy(_ encoder: JSONEncoder) -> JSONEncoder {
+/// An API version with the coders that read and write at it.
+struct Coders {
+    let version: APIVersion
+    /// Writes responses: the service's settings, its `userInfo` listing the versions the API
+    /// version shows.
+    let encoder: JSONEncoder
+    /// The same with sorted keys: what the merge brings values down with, so that the
+    /// client's view is the one the service's strategies (dates, keys) give it, and compares
+    /// views with.
+    let shownEncoder: JSONEncoder
+    /// Reads requests: the service's settings, its `userInfo` listing the versions the API
+    /// version shows as the versions to read where a part carries none.
+    let decoder: JSONDecoder
+
+    init(version: APIVersion, encoder: JSONEncoder, userInfo: [CodingUserInfoKey: Any], decoder: JSONDecoder) {
+        self.version = version
+        self.encoder = Self.copy(encoder, userInfo: userInfo, versions: version.versionsToWrite)
+        shownEncoder = Self.copy(self.encoder, userInfo: self.encoder.userInfo, versions: version.versionsToWrite)
+        shownEncoder.outputFormatting.insert(.sortedKeys)
+        let reader = JSONDecoder()
+        reader.dateDecodingStrategy = decoder.dateDecodingStrategy
+        reader.dataDecodingStrategy = decoder.dataDecodingStrategy
+        reader.nonConformingFloatDecodingStrategy = decoder.nonConformingFloatDecodingStrategy
+        reader.keyDecodingStrategy = decoder.keyDecodingStrategy
+        if #available(macOS 12, iOS 15, tvOS 15, watchOS 8, *) {
+            reader.allowsJSON5 = decoder.allowsJSON5
+            reader.assumesTopLevelDictionary = decoder.assumesTopLevelDictionary
+        }
+        reader.userInfo = decoder.userInfo
+        reader.userInfo[.versionsToRead] = version.versionsToWrite
+        self.decoder = reader
+    }
+
+    private static func copy(
+        _ encoder: JSONEncoder,
+        userInfo: [CodingUserInfoKey: Any],
+        versions: VersionsToWrite
+    ) -> JSONEncoder {
         let copy = JSONEncoder()
         copy.outputFormatting = encoder.outputFormatting
         copy.dateEncodingStrategy = encoder.dateEncodingStrategy
         copy.dataEncodingStrategy = encoder.dataEncodingStrategy
         copy.nonConformingFloatEncodingStrategy = encoder.nonConformingFloatEncodingStrategy
         copy.keyEncodingStrategy = encoder.keyEncodingStrategy
+        copy.userInfo = userInfo
+        copy.userInfo[.versionsToWrite] = versions
         return copy
     }
 }

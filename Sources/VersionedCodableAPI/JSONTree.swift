@@ -66,6 +66,11 @@ enum JSONTree: Hashable {
         }
     }
 
+    /// The tree's text, cut and escaped to quote in an error: it may come from a client.
+    var shortText: String {
+        escapedForMessage(String(decoding: bytes.prefix(256), as: UTF8.self), limit: 64)
+    }
+
     /// The value of the member named `name`, when this is an object that has one.
     subscript(member name: String) -> JSONTree? {
         guard case .object(let members) = self else { return nil }
