@@ -22,7 +22,10 @@ let package = Package(
             name: "BenchmarkDocuments",
             // By product name: the root package's identity is its folder's name, which differs
             // between checkouts.
-            dependencies: [.product(name: "VersionedCodable", package: "VersionedCodable")]
+            dependencies: [
+                .product(name: "VersionedCodable", package: "VersionedCodable"),
+                .product(name: "VersionedCodableAPI", package: "VersionedCodable"),
+            ]
         ),
         .executableTarget(
             name: "VersionedDecoding",
@@ -49,6 +52,11 @@ let package = Package(
         // reading and writing it back, against a plain type with every field.
         .executableTarget(
             name: "large-newer-document",
+            dependencies: ["BenchmarkDocuments"]
+        ),
+        // An API version's merge on a 5,000- and a 50,000-element array: about linear, or it fails.
+        .executableTarget(
+            name: "merge-scaling",
             dependencies: ["BenchmarkDocuments"]
         ),
         .executableTarget(

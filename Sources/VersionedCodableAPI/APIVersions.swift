@@ -106,8 +106,15 @@ public struct APIVersions: @unchecked Sendable {
         var userInfo = encoder.userInfo
         userInfo[.versionsToWrite] = nil
         var coders: [String: Coders] = [:]
+        let listed = Self.listedTypes(in: versions)
         for version in versions {
-            coders[version.name] = Coders(version: version, encoder: encoder, userInfo: userInfo, decoder: decoder)
+            coders[version.name] = Coders(
+                version: version,
+                listed: listed,
+                encoder: encoder,
+                userInfo: userInfo,
+                decoder: decoder
+            )
         }
         self.coders = coders
         mergeEncoder = JSONEncoder()
@@ -185,21 +192,21 @@ public struct APIVersions: @unchecked Sendable {
     ) throws -> (value: Value, sent: JSONTree?) {
         let version = coders.version
         let shown = version.version(of: type)
+        let historical = VersionChain(for: type).types.first { $0.version == shown }!
         let sent: any VersionedCodable
         do {
-            if let sentVersion = try coders.decoder.storedVersion(of: type, from: body), sentVersion != shown {
-                throw APIVersionError.bodyVersionMismatch(
-                    type: name(of: type),
-                    apiVersion: version.name,
-                    expected: shown,
-                    found: sentVersion
-                )
+            if coders.readsInOnePass(historical) {
+                // The decoder's `versionsToRead` lists the type: a body without a version is
+                // the version shown, and one with another version throws.
+                sent = try coders.decoder.decode(versioned: historical, from: body)
+            } else {
+                try checkVersion(of: type, in: body, at: coders)
+                sent = try coders.decoder.decode(historical, from: body)
             }
-            let historical = VersionChain(for: type).types.first { $0.version == shown }!
-            sent = try coders.decoder.decode(historical, from: body)
         } catch let error as APIVersionError {
             throw error
         } catch {
+            try checkVersion(of: type, in: body, at: coders)
             throw APIVersionError.undecodableBody(type: name(of: type), apiVersion: version.name, underlying: error)
         }
         var sentTree: JSONTree?
@@ -254,6 +261,24 @@ public struct APIVersions: @unchecked Sendable {
                 type: name(of: type(of: value)),
                 apiVersion: version.name,
                 underlying: EncodingError.invalidValue(part, context)
+            )
+        }
+    }
+
+    /// Throws ``APIVersionError/bodyVersionMismatch(type:apiVersion:expected:found:)`` when the
+    /// body carries another version than the one its API version shows.
+    private func checkVersion(
+        of type: any VersionedCodable.Type,
+        in body: Data,
+        at coders: Coders
+    ) throws(APIVersionError) {
+        let shown = coders.version.version(of: type)
+        if let found = try? coders.decoder.storedVersion(of: type, from: body), found != shown {
+            throw .bodyVersionMismatch(
+                type: name(of: type),
+                apiVersion: coders.version.name,
+                expected: shown,
+                found: found
             )
         }
     }
@@ -329,10 +354,19 @@ struct Coders {
     /// views with.
     let shownEncoder: JSONEncoder
     /// Reads requests: the service's settings, its `userInfo` listing the versions the API
-    /// version shows as the versions to read where a part carries none.
+    /// version shows, of every type the API versions list and of the version types behind
+    /// them, as the versions to read where a document or part carries none.
     let decoder: JSONDecoder
+    /// The version types `decoder` reads at the version shown, whatever the body says.
+    private let listedVersionTypes: Set<ObjectIdentifier>
 
-    init(version: APIVersion, encoder: JSONEncoder, userInfo: [CodingUserInfoKey: Any], decoder: JSONDecoder) {
+    init(
+        version: APIVersion,
+        listed: [ShownType],
+        encoder: JSONEncoder,
+        userInfo: [CodingUserInfoKey: Any],
+        decoder: JSONDecoder
+    ) {
         self.version = version
         self.encoder = Self.copy(encoder, userInfo: userInfo, versions: version.versionsToWrite)
         shownEncoder = Self.copy(self.encoder, userInfo: self.encoder.userInfo, versions: version.versionsToWrite)
@@ -346,9 +380,34 @@ struct Coders {
             reader.allowsJSON5 = decoder.allowsJSON5
             reader.assumesTopLevelDictionary = decoder.assumesTopLevelDictionary
         }
+        var toRead = version.versionsToWrite
+        var listedVersionTypes: Set<ObjectIdentifier> = []
+        for type in listed {
+            let shown = version.shownVersion(of: type)
+            toRead = Self.reading(type.chain.newest, as: shown, in: toRead)
+            if let historical = type.chain.types.first(where: { $0.version == shown }) {
+                toRead = Self.reading(historical, as: shown, in: toRead)
+                listedVersionTypes.insert(ObjectIdentifier(historical))
+            }
+        }
         reader.userInfo = decoder.userInfo
-        reader.userInfo[.versionsToRead] = version.versionsToWrite
+        reader.userInfo[.versionsToRead] = toRead
         self.decoder = reader
+        self.listedVersionTypes = listedVersionTypes
+    }
+
+    /// Whether `decoder` reads `type` at the version shown when a body carries no version, and
+    /// refuses one that carries another.
+    func readsInOnePass(_ type: any VersionedCodable.Type) -> Bool {
+        listedVersionTypes.contains(ObjectIdentifier(type))
+    }
+
+    private static func reading<Value: VersionedCodable>(
+        _ type: Value.Type,
+        as version: Int?,
+        in list: VersionsToWrite
+    ) -> VersionsToWrite {
+        list.writing(type, asVersion: version)
     }
 
     private static func copy(

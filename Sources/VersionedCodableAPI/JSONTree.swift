@@ -138,8 +138,11 @@ extension JSONTree {
         var position = 0
 
         mutating func skipSpace() {
-            while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) {
-                position += 1
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x0A, 0x0D, 0x09: position += 1
+                default: return
+                }
             }
         }
 
@@ -226,7 +229,10 @@ extension JSONTree {
         }
 
         static func ends(_ byte: UInt8) -> Bool {
-            [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(byte)
+            switch byte {
+            case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: true
+            default: false
+            }
         }
 
         /// The string a quoted key stands for, escapes resolved.

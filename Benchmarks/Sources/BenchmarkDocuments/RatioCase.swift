@@ -91,6 +91,9 @@ extension RatioCase {
             jsonDecodeNewerNote,
             jsonDecodeMetadataNote,
             jsonEncodeMetadataNote,
+            apiRead,
+            apiWrite,
+            apiMerge,
         ]
     }
 
@@ -99,6 +102,7 @@ extension RatioCase {
         "json-decode-2kb", "json-decode-200b", "plist-binary-decode-200b", "plist-xml-decode-200b",
         "json-encode-2kb", "json-encode-200b", "chain-\(counterChainSteps)-steps", "versioned-array-decode",
         "json-decode-newer-200b", "json-decode-metadata-200b", "json-encode-metadata-200b",
+        "api-read-200b", "api-write-200b", "api-merge-200b",
     ]
 
     private static let jsonDecodeArticle: RatioCase = {
