@@ -20,7 +20,7 @@ let package = Package(
         // reads from its resource bundle: the core's declares nothing, the store's its one use
         // of the system's uptime. PrivacyManifestTests hold each to its library's sources.
         .target(name: "VersionedCodable", resources: [.copy("PrivacyInfo.xcprivacy")]),
-        .target(name: "VersionedCodableTesting", dependencies: ["VersionedCodable"]),
+        .target(name: "VersionedCodableTesting", dependencies: ["VersionedCodable", "VersionedCodableAPI"]),
         // Census and resumable upgrades of stored documents, over any store an adapter
         // describes; the adapters for real databases live in the examples' packages.
         .target(
@@ -63,7 +63,8 @@ let package = Package(
         ),
         .testTarget(
             name: "VersionedCodableAPITests",
-            dependencies: ["VersionedCodable", "VersionedCodableAPI"]
+            dependencies: ["VersionedCodable", "VersionedCodableAPI", "VersionedCodableTesting"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "VersionedCodablePerformanceTests",
