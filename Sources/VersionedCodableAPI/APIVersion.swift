@@ -15,7 +15,7 @@ import VersionedCodable
 ///         APIVersion("2025-09-01").showing(Contact.self, asVersion: 2).showing(Address.self, asVersion: 1),
 ///         APIVersion("2026-06-01"),
 ///     ],
-///     defaultVersion: "2025-09-01"
+///     defaultVersion: "2025-01-01"
 /// )
 /// ```
 ///
@@ -71,7 +71,7 @@ public struct APIVersion: Sendable, Hashable, CustomStringConvertible, Expressib
     /// - Parameters:
     ///   - type: The current version of a versioned type.
     ///   - version: The version of `type` this API version's clients see; it must be in the
-    ///     type's chain, which ``APIVersions/init(_:defaultVersion:unknownFields:versionKeyInResponses:encoder:decoder:)``
+    ///     type's chain, which ``APIVersions/init(_:defaultVersion:unknownFields:versionKeyInResponses:elementIdentity:encoder:decoder:)``
     ///     checks.
     /// - Returns: A copy of this API version with the type listed.
     public func showing<Value: VersionedCodable>(_ type: Value.Type, asVersion version: Int?) -> APIVersion {

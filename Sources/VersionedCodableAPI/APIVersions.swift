@@ -11,19 +11,30 @@ import VersionedCodable
 ///
 /// <!-- snippet: api-versions-handler -->
 /// ```swift
+/// let version: APIVersion
+/// let merged: Contact
 /// do {
-///     let version = try versions.version(named: headers["API-Version"])
-///     let edit = try versions.decode(Contact.self, from: body, at: version)
-///     let merged = try versions.merge(edit, at: version, into: stored)
-///     try store.save(merged, ifStillAt: revision)
-///     return (200, try versions.encode(merged, at: version))
+///     version = try versions.version(named: headers["API-Version"])
+///     merged = try versions.merge(Contact.self, from: body, at: version, into: stored)
 /// } catch let error as APIVersionError {
 ///     return (error.httpStatus, Data(error.description.utf8))
-/// } catch is ContactStore.Conflict {
-///     return (412, Data("The contact changed since it was read; read it again.".utf8))
 /// } catch {
 ///     // A migration step's own error: the body holds a value the current type refuses.
 ///     return (422, Data("\(error)".utf8))
+/// }
+/// do {
+///     try store.save(merged, ifStillAt: revision)
+/// } catch is ContactStore.Conflict {
+///     return (412, Data("The contact changed since it was read; read it again.".utf8))
+/// } catch {
+///     // The store's failure, not the client's: it may send the same request again later.
+///     return (503, Data("The contacts store is unavailable; try again.".utf8))
+/// }
+/// do {
+///     return (200, try versions.encode(merged, at: version))
+/// } catch {
+///     // Stored, but not showable at the client's version (406): it reads it at a newer one.
+///     return ((error as? APIVersionError)?.httpStatus ?? 500, Data("\(error)".utf8))
 /// }
 /// ```
 ///
@@ -112,7 +123,6 @@ public struct APIVersions: @unchecked Sendable {
                 version: version,
                 listed: listed,
                 encoder: encoder,
-                userInfo: userInfo,
                 decoder: decoder
             )
         }
@@ -364,12 +374,11 @@ struct Coders {
         version: APIVersion,
         listed: [ShownType],
         encoder: JSONEncoder,
-        userInfo: [CodingUserInfoKey: Any],
         decoder: JSONDecoder
     ) {
         self.version = version
-        self.encoder = Self.copy(encoder, userInfo: userInfo, versions: version.versionsToWrite)
-        shownEncoder = Self.copy(self.encoder, userInfo: self.encoder.userInfo, versions: version.versionsToWrite)
+        self.encoder = Self.copy(encoder, versions: version.versionsToWrite)
+        shownEncoder = Self.copy(encoder, versions: version.versionsToWrite)
         shownEncoder.outputFormatting.insert(.sortedKeys)
         let reader = JSONDecoder()
         reader.dateDecodingStrategy = decoder.dateDecodingStrategy
@@ -410,18 +419,16 @@ struct Coders {
         list.writing(type, asVersion: version)
     }
 
-    private static func copy(
-        _ encoder: JSONEncoder,
-        userInfo: [CodingUserInfoKey: Any],
-        versions: VersionsToWrite
-    ) -> JSONEncoder {
+    /// The service's encoder with the versions an API version shows in place of any list of
+    /// its own.
+    private static func copy(_ encoder: JSONEncoder, versions: VersionsToWrite) -> JSONEncoder {
         let copy = JSONEncoder()
         copy.outputFormatting = encoder.outputFormatting
         copy.dateEncodingStrategy = encoder.dateEncodingStrategy
         copy.dataEncodingStrategy = encoder.dataEncodingStrategy
         copy.nonConformingFloatEncodingStrategy = encoder.nonConformingFloatEncodingStrategy
         copy.keyEncodingStrategy = encoder.keyEncodingStrategy
-        copy.userInfo = userInfo
+        copy.userInfo = encoder.userInfo
         copy.userInfo[.versionsToWrite] = versions
         return copy
     }

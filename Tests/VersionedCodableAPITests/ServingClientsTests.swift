@@ -12,8 +12,12 @@ struct ServingClientsTests {
         var revision = 1
 
         struct Conflict: Error {}
+        struct Unavailable: Error {}
+
+        var isDown = false
 
         func save(_ contact: Contact, ifStillAt revision: Int) throws {
+            guard !isDown else { throw Unavailable() }
             guard revision == self.revision else { throw Conflict() }
             self.contact = contact
             self.revision += 1
@@ -30,7 +34,7 @@ struct ServingClientsTests {
                 APIVersion("2025-09-01").showing(Contact.self, asVersion: 2).showing(Address.self, asVersion: 1),
                 APIVersion("2026-06-01"),
             ],
-            defaultVersion: "2025-09-01"
+            defaultVersion: "2025-01-01"
         )
         // end snippet
         return versions
@@ -45,19 +49,30 @@ struct ServingClientsTests {
     ) -> (status: Int, body: Data) {
         let (stored, revision) = (store.contact, readRevision ?? store.revision)
         // snippet: api-versions-handler
+        let version: APIVersion
+        let merged: Contact
         do {
-            let version = try versions.version(named: headers["API-Version"])
-            let edit = try versions.decode(Contact.self, from: body, at: version)
-            let merged = try versions.merge(edit, at: version, into: stored)
-            try store.save(merged, ifStillAt: revision)
-            return (200, try versions.encode(merged, at: version))
+            version = try versions.version(named: headers["API-Version"])
+            merged = try versions.merge(Contact.self, from: body, at: version, into: stored)
         } catch let error as APIVersionError {
             return (error.httpStatus, Data(error.description.utf8))
-        } catch is ContactStore.Conflict {
-            return (412, Data("The contact changed since it was read; read it again.".utf8))
         } catch {
             // A migration step's own error: the body holds a value the current type refuses.
             return (422, Data("\(error)".utf8))
+        }
+        do {
+            try store.save(merged, ifStillAt: revision)
+        } catch is ContactStore.Conflict {
+            return (412, Data("The contact changed since it was read; read it again.".utf8))
+        } catch {
+            // The store's failure, not the client's: it may send the same request again later.
+            return (503, Data("The contacts store is unavailable; try again.".utf8))
+        }
+        do {
+            return (200, try versions.encode(merged, at: version))
+        } catch {
+            // Stored, but not showable at the client's version (406): it reads it at a newer one.
+            return ((error as? APIVersionError)?.httpStatus ?? 500, Data("\(error)".utf8))
         }
         // end snippet
     }
@@ -84,7 +99,7 @@ struct ServingClientsTests {
         let cases: [([String: String], String, Int, String)] = [
             (["API-Version": "2024-01-01"], "{}", 400, "2025-01-01, 2025-09-01, 2026-06-01"),
             (["API-Version": "v2"], "{}", 400, "is not an API version"),
-            ([:], #"{"name": "A", "email": "a"}"#, 400, "not a Contact of API version 2025-09-01"),
+            ([:], #"{"firstName": "A", "email": "a"}"#, 400, "not a Contact of API version 2025-01-01"),
             (["API-Version": "2025-01-01"], #"{"name": "A", "email": "a", "favorite": true}"#, 400, "favorite"),
             (["API-Version": "2025-01-01"], #"{"version": 2, "name": "A", "email": "a"}"#, 400, "version 2"),
             (["API-Version": "2025-01-01"], #"{"name": "Mary Ann Jones", "email": "a"}"#, 409, "at name"),
@@ -108,6 +123,32 @@ struct ServingClientsTests {
         )
         #expect(answer.status == 412)
         #expect(store.contact == ContactAPI.stored && store.revision == 1)
+    }
+
+    @Test("A store that is down is a 503, never a 4xx that tells the client its request is wrong")
+    func storeDown() throws {
+        let versions = try makeVersions()
+        store.isDown = true
+        let answer = put(
+            headers: ["API-Version": "2025-01-01"],
+            body: Data(#"{"name": "Mary Ann Smith", "email": "new@example.com"}"#.utf8),
+            versions: versions
+        )
+        #expect(answer.status == 503)
+        #expect(store.contact == ContactAPI.stored && store.revision == 1)
+    }
+
+    @Test("A client that sends no version is read and answered at the oldest, as it was built")
+    func clientWithoutHeader() throws {
+        let versions = try makeVersions()
+        let answer = put(
+            headers: [:],
+            body: Data(#"{"name": "Mary Ann Smith", "email": "new@example.com", "phone": "555-0100"}"#.utf8),
+            versions: versions
+        )
+        #expect(answer.status == 200)
+        #expect(try object(answer.body)["name"] as? String == "Mary Ann Smith")
+        #expect(store.contact.emailAddress == "new@example.com" && store.contact.nickname == "Em")
     }
 
     @Test("The description the article serves")

@@ -16,8 +16,10 @@ package struct AttachmentV1: VersionedCodable, Equatable, Sendable {
 }
 
 #if NOTES_NEXT
-    /// Version 2 of an attachment, new in the next build: the fields follow the API's new naming.
-    /// Nothing is added or removed, so writing it for old readers loses nothing.
+    /// Version 2 of an attachment, new in the next build: the fields follow the API's new naming,
+    /// and an attachment may have a caption, which clients of API versions that show attachments
+    /// as version 1 do not see. A client's edit of its note keeps each attachment's caption:
+    /// the API versions match attachments by their address, wherever the client moved them.
     ///
     /// Renaming is not an additive change: a build that knows only version 1 would find neither
     /// field, so this version declares no compatibility and old builds cannot read it. The next
@@ -28,15 +30,18 @@ package struct AttachmentV1: VersionedCodable, Equatable, Sendable {
 
         package var fileName: String
         package var href: String
+        package var caption: String?
 
-        package init(fileName: String, href: String) {
+        package init(fileName: String, href: String, caption: String? = nil) {
             self.fileName = fileName
             self.href = href
+            self.caption = caption
         }
 
         package init(from old: AttachmentV1) throws {
             fileName = old.name
             href = old.url
+            caption = nil
         }
 
         package func downgraded() throws -> AttachmentV1 {

@@ -29,8 +29,23 @@ package enum NotesAPI {
         #endif
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return try APIVersions(versions, defaultVersion: 2, encoder: encoder)
+        // A client that sends no version header was built before the header existed: against
+        // the first API. Attachments are told apart by their address, which every version that
+        // shows them shows.
+        return try APIVersions(
+            versions,
+            defaultVersion: 1,
+            elementIdentity: attachmentIdentity,
+            encoder: encoder
+        )
     }
+
+    /// How a merge matches a client's attachments with the stored ones: by their address
+    /// (`href` in the current version, `url` in version 1).
+    package static let attachmentIdentity = ElementIdentity.member("id").identifying(
+        elementsOf: "attachments",
+        by: Attachment.self == AttachmentV1.self ? "url" : "href"
+    )
 
     /// The API versions, for the code that cannot throw: the list is checked by the model's
     /// tests, and the service checks it again when it starts.

@@ -29,9 +29,6 @@ package final class FleetSetting: Service, Sendable {
     /// The newest API version all running builds know, as last seen.
     package var readableVersion: Int { value.withLock { $0 } }
 
-    /// The newest API version that every running build answers in.
-    package var answerVersion: Int { min(NotesAPI.newestVersion, readableVersion) }
-
     /// How this build stores notes now.
     package var storage: NotesAPI.Storage { NotesAPI.storage(whileOldestBuildKnows: readableVersion) }
 

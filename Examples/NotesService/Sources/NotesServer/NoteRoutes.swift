@@ -36,13 +36,13 @@ struct NoteRoutes: Sendable {
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/notes/:id") { request, context in
-            try await read(request, id: context.parameters.require("id"))
+            try await answering { try await read(request, id: context.parameters.require("id")) }
         }
         router.put("/notes/:id") { request, context in
-            try await write(request, id: context.parameters.require("id"))
+            try await answering { try await write(request, id: context.parameters.require("id")) }
         }
         router.get("/notes") { request, _ in
-            try await list(request)
+            try await answering { try await list(request) }
         }
         router.put("/admin/raw/:id") { request, context in
             try await restore(request, id: context.parameters.require("id"))
@@ -89,13 +89,12 @@ struct NoteRoutes: Sendable {
     /// stored document's `Versioned`).
     func write(_ request: Request, id: String) async throws -> Response {
         let version: APIVersion
-        let sent: Note
+        let body: Data
         let condition: Condition
         do {
             version = try apiVersion(request)
             condition = try Condition(request)
-            let body = try await request.body.collect(upTo: 1 << 20)
-            sent = try versions.decode(Note.self, from: Data(body.readableBytesView), at: version)
+            body = Data(try await request.body.collect(upTo: 1 << 20).readableBytesView)
         } catch {
             return refusal(error)
         }
@@ -113,14 +112,21 @@ struct NoteRoutes: Sendable {
                     return unreadable(id, row: row, error)
                 }
             }
-            var note = sent
-            if let stored {
-                do {
-                    note = try versions.merge(sent, at: version, into: stored.wrappedValue)
-                } catch {
-                    return refusal(error)
+            // snippet: notes-route-merge
+            // A new note is the body as its API version shows it; an edit is merged into the
+            // stored note, so that what the client's version does not show is kept, and checked
+            // against the body as sent.
+            let note: Note
+            do {
+                if let stored {
+                    note = try versions.merge(Note.self, from: body, at: version, into: stored.wrappedValue)
+                } else {
+                    note = try versions.decode(Note.self, from: body, at: version)
                 }
+            } catch {
+                return refusal(error)
             }
+            // end snippet
             let storage = fleet.storage
             let document: Data
             let storedAs: Int
@@ -187,6 +193,7 @@ struct NoteRoutes: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[NotesAPI.versionHeaderName] = version.name
+        headers[.vary] = NotesAPI.versionHeader
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: output)))
     }
 
@@ -229,12 +236,13 @@ struct NoteRoutes: Sendable {
             || stored.wrappedValue.attachments.contains { ($0.storedVersion ?? 0) < storage.attachmentVersion }
     }
 
-    /// The API version the request's header names; when it names none, the newest version every
-    /// running build answers in, so that a client that does not say gets what every build can
-    /// give it.
+    // snippet: notes-route-version
+    /// The API version the request's header names; when it names none, the declaration's
+    /// default, the oldest: a client that sends no header was built before there was one.
     private func apiVersion(_ request: Request) throws(APIVersionError) -> APIVersion {
-        try versions.version(named: request.headers[NotesAPI.versionHeaderName] ?? String(fleet.answerVersion))
+        try versions.version(named: request.headers[NotesAPI.versionHeaderName])
     }
+    // end snippet
 
     /// The note as the API version shows it, with the version it was stored as before the
     /// request, if it was stored, and its revision as the `ETag` an edit names.
@@ -245,16 +253,36 @@ struct NoteRoutes: Sendable {
         } catch {
             return refusal(error)
         }
+        // snippet: notes-route-answer-headers
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
+        // The version the answer is in, and that answers differ by the request's version, so
+        // that a cache keeps one per version.
         headers[NotesAPI.versionHeaderName] = version.name
+        headers[.vary] = NotesAPI.versionHeader
         headers[.eTag] = "\"\(revision)\""
+        // end snippet
         if let storedVersion {
             headers[NotesAPI.storedVersionHeaderName] = String(storedVersion)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// Runs a handler; an error it lets through is the store's (the database is down or
+    /// refused the statement), not the client's: 503, so that the client tries again later, and
+    /// never a 4xx that tells it to change its request.
+    private func answering(_ handler: () async throws -> Response) async throws -> Response {
+        do {
+            return try await handler()
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            logger.error("The notes store failed: \(error)")
+            return .text("The notes store is unavailable; try again.\n", status: .serviceUnavailable)
+        }
+    }
+
+    // snippet: notes-route-refusal
     /// A request refused: an API version's error with its status and words, any other (a
     /// migration step's, a body too large) as 400.
     private func refusal(_ error: any Error) -> Response {
@@ -266,6 +294,7 @@ struct NoteRoutes: Sendable {
         }
         return .text("\(error)\n", status: .badRequest)
     }
+    // end snippet
 }
 
 /// What an edit says about the row it was made over.

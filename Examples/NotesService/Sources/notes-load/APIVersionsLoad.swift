@@ -30,19 +30,33 @@ struct APIVersionsLoad {
 
     /// What the load found, beyond the fleet's request and failure counts.
     final class Counts: Sendable {
-        private let state = Mutex<(fieldsLost: Int, conflictsRetried: Int, unknownRefused: Int, badBodiesRefused: Int)>(
-            (0, 0, 0, 0)
-        )
+        private struct State {
+            var fieldsLost = 0
+            var conflictsRetried = 0
+            var unknownRefused = 0
+            var badBodiesRefused = 0
+            var hiddenListEdits = 0
+            var bodiesWithoutPartVersions = 0
+        }
+
+        private let state = Mutex(State())
 
         var fieldsLost: Int { state.withLock { $0.fieldsLost } }
         var conflictsRetried: Int { state.withLock { $0.conflictsRetried } }
         var unknownRefused: Int { state.withLock { $0.unknownRefused } }
         var badBodiesRefused: Int { state.withLock { $0.badBodiesRefused } }
+        /// Edits stored in which an old client removed, inserted, moved or renamed attachments
+        /// whose captions it cannot see.
+        var hiddenListEdits: Int { state.withLock { $0.hiddenListEdits } }
+        /// Bodies sent whose attachments carried no version keys.
+        var bodiesWithoutPartVersions: Int { state.withLock { $0.bodiesWithoutPartVersions } }
 
         func lost(_ fields: Int) { state.withLock { $0.fieldsLost += fields } }
         func conflict() { state.withLock { $0.conflictsRetried += 1 } }
         func unknownVersion() { state.withLock { $0.unknownRefused += 1 } }
         func badBody() { state.withLock { $0.badBodiesRefused += 1 } }
+        func hiddenListEdit() { state.withLock { $0.hiddenListEdits += 1 } }
+        func bodyWithoutPartVersions() { state.withLock { $0.bodiesWithoutPartVersions += 1 } }
     }
 
     /// Runs the load and returns the seconds it took.
@@ -165,13 +179,7 @@ struct Client {
         let body: Data
         let expected: Note
         do {
-            var shown = try versions.encode(note, at: APIVersion(version))
-            if Bool.random(using: &random) {
-                var object = try JSONSerialization.jsonObject(with: shown) as! [String: Any]
-                object["version"] = nil
-                shown = try JSONSerialization.data(withJSONObject: object)
-            }
-            body = shown
+            body = try withoutVersionKeys(versions.encode(note, at: APIVersion(version)))
             expected = try JSONDecoder().decode(
                 versioned: Note.self,
                 from: versions.encode(note, at: APIVersion(version))
@@ -224,14 +232,21 @@ struct Client {
             if Bool.random(using: &random) { changed.title = fresh.title }
             if Bool.random(using: &random) { changed.body = fresh.body }
             if Bool.random(using: &random) { changed.tags = fresh.tags }
-            if version >= 2, Bool.random(using: &random) { changed.attachments = fresh.attachments }
+            var listEdited = false
+            if version >= 2, Bool.random(using: &random) {
+                listEdited = editAttachments(&changed.attachments, of: id)
+            }
             if version >= 3 {
                 if Bool.random(using: &random) { changed.pinned.toggle() }
                 if Bool.random(using: &random) { changed.checklist = fresh.checklist }
+                if !changed.attachments.isEmpty, Bool.random(using: &random) {
+                    let index = Int.random(in: 0..<changed.attachments.count, using: &random)
+                    changed.attachments[index].wrappedValue.caption = "\(worker)-\(attempt)-\(random.next() % 1000)"
+                }
             }
             let body: Data
             do {
-                body = try versions.encode(changed, at: APIVersion(version))
+                body = try withoutVersionKeys(versions.encode(changed, at: APIVersion(version)))
             } catch {
                 fleet.report(\.failed, "cannot write \(id) as API version \(version): \(error)")
                 return
@@ -247,6 +262,9 @@ struct Client {
                 }
                 let expected = applied(changed, over: base)
                 load.ledger.record(expected, id: id, revision: written)
+                if listEdited, version < 3, base.attachments.contains(where: { $0.wrappedValue.caption != nil }) {
+                    load.counts.hiddenListEdit()
+                }
                 check(response.body, expected: expected, from: "PUT \(id)")
                 return
             case 412:
@@ -259,14 +277,68 @@ struct Client {
         fleet.report(\.failed, "PUT \(id) at v\(version): ten conflicts in a row")
     }
 
+    /// Removes, inserts, moves or renames attachments of note `id` as a client would; whether
+    /// it did. A new attachment has an address no other attachment of the note has had.
+    private mutating func editAttachments(_ attachments: inout [Versioned<Attachment>], of id: String) -> Bool {
+        let before = attachments.map(\.wrappedValue)
+        let added = Versioned(
+            Attachment(fileName: "added.txt", href: "/files/\(id)/w\(worker)-\(random.next() % 1_000_000_000)")
+        )
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0 where !attachments.isEmpty:
+            attachments.remove(at: Int.random(in: 0..<attachments.count, using: &random))
+        case 1:
+            attachments.insert(added, at: Int.random(in: 0...attachments.count, using: &random))
+        case 2 where attachments.count > 1:
+            attachments.swapAt(0, attachments.count - 1)
+        case 3 where !attachments.isEmpty:
+            attachments[Int.random(in: 0..<attachments.count, using: &random)].wrappedValue.fileName += "-renamed"
+        default:
+            // Several at once: the first removed, the rest reversed, a new one in front.
+            if !attachments.isEmpty { attachments.removeFirst() }
+            attachments.reverse()
+            attachments.insert(added, at: 0)
+        }
+        return attachments.map(\.wrappedValue) != before
+    }
+
+    /// The body with the version keys of its attachments, and half of the time its own, left
+    /// out, as a client that builds it from its own model sends it.
+    private mutating func withoutVersionKeys(_ body: Data) throws -> Data {
+        guard Bool.random(using: &random) else { return body }
+        var object = try JSONSerialization.jsonObject(with: body) as! [String: Any]
+        if Bool.random(using: &random) {
+            object["version"] = nil
+        }
+        if let attachments = object["attachments"] as? [[String: Any]], !attachments.isEmpty {
+            object["attachments"] = attachments.map { part in
+                var part = part
+                part["version"] = nil
+                return part
+            }
+            load.counts.bodyWithoutPartVersions()
+        }
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
     /// What the service must store: the revision the edit was made over, with the fields this
-    /// client's version shows taken from the client.
+    /// client's version shows taken from the client. A client that does not see captions keeps
+    /// each attachment's own, found by its address; a new attachment has none.
     private func applied(_ client: Note, over base: Note) -> Note {
         var note = base
         note.title = client.title
         note.body = client.body
         note.tags = client.tags
-        if version >= 2 { note.attachments = client.attachments }
+        if version == 2 {
+            note.attachments = client.attachments.map { part in
+                var attachment = part.wrappedValue
+                attachment.caption =
+                    base.attachments.first { $0.wrappedValue.href == attachment.href }?.wrappedValue
+                    .caption
+                return Versioned(attachment)
+            }
+        }
+        if version >= 3 { note.attachments = client.attachments }
         if version >= 3 {
             note.pinned = client.pinned
             note.checklist = client.checklist
@@ -358,8 +430,18 @@ struct Client {
         if note.title != expected.title { differing.append("title") }
         if note.body != expected.body { differing.append("body") }
         if note.tags != expected.tags { differing.append("tags") }
-        if version >= 2, note.attachments.map(\.wrappedValue) != expected.attachments.map(\.wrappedValue) {
+        // Version 2 shows attachments without captions; version 3 shows the captions, and a
+        // caption that moved to another attachment, or went, is a field lost.
+        if version >= 2,
+            note.attachments.map({ [$0.wrappedValue.fileName, $0.wrappedValue.href] })
+                != expected.attachments.map({ [$0.wrappedValue.fileName, $0.wrappedValue.href] })
+        {
             differing.append("attachments")
+        }
+        if version >= 3,
+            note.attachments.map(\.wrappedValue.caption) != expected.attachments.map(\.wrappedValue.caption)
+        {
+            differing.append("captions")
         }
         if version >= 3 {
             if note.pinned != expected.pinned { differing.append("pinned") }
