@@ -6,7 +6,7 @@ package struct CollectedIssue: Sendable {
     package let message: String
 
     /// `.error` for a failure, `.warning` for news that does not fail the test.
-    package let severity: Issue.Severity
+    package let severity: FixtureIssueSeverity
 
     /// The caller's line, where the issue would have been recorded.
     package let sourceLocation: SourceLocation
@@ -27,4 +27,13 @@ package struct CollectedIssue: Sendable {
 package enum IssueCollection {
     /// Receives the issues of checks called in its scope, in place of `Issue.record`.
     @TaskLocal package static var collect: (@Sendable (CollectedIssue) -> Void)?
+}
+
+/// Whether a check's issue fails the test. Swift Testing's own `Issue.Severity` is new in
+/// Swift 6.3; this one lets the checks say the same thing on Swift 6.2, the package's floor.
+package enum FixtureIssueSeverity: Sendable {
+    /// A failure: the test fails.
+    case error
+    /// News that does not fail the test, such as a fixture that record mode wrote.
+    case warning
 }

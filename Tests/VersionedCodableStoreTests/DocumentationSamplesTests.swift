@@ -117,6 +117,23 @@ struct DocumentationSamplesTests {
         #expect(reader.report.writtenBack == 1)
     }
 
+    @Test("A service's own page of rows is decoded and written back without a second read")
+    func upgradeOnReadOfRowsAlreadyRead() async throws {
+        let store = InMemoryDocumentStore<Int>()
+        await store.put(try JSONEncoder().encode(versioned: BookmarkV1(address: "a")), at: 1)
+        await store.put(try JSONEncoder().encode(versioned: BookmarkV2(url: "b", title: "B")), at: 2)
+        let reader = try UpgradeOnRead(Bookmark.self, coder: JSONDocumentCoder(), writesBackPerSecond: 50)
+        // snippet: store-upgrade-on-read-rows
+        // The service lists a page itself; each row carries the revision it was read at.
+        for document in try await store.documents(after: nil, limit: 100) {
+            let read = try await reader.read(document, from: store, writeBack: true)
+            print(document.key, read.value.title, read.writeBack)
+        }
+        // end snippet
+        #expect(reader.report.writtenBack == 2)
+        #expect(reader.report.reads == 2)
+    }
+
     @Test("Readers of two types share one limit on write-backs")
     func sharedLimit() async throws {
         // snippet: store-write-back-limit

@@ -14,6 +14,7 @@ import VersionedCodableStore
 /// let report = try await DocumentUpgrade(Note.self, coder: JSONDocumentCoder()).run(on: database)
 /// ```
 extension DocumentDatabase: DocumentStore {
+    // snippet: store-sqlite-documents
     /// Lists documents by ascending `id`, after `key`.
     ///
     /// - Parameters:
@@ -35,7 +36,9 @@ extension DocumentDatabase: DocumentStore {
             return page
         }
     }
+    // end snippet
 
+    // snippet: store-sqlite-document
     /// Reads one document.
     ///
     /// - Parameter key: The document's id.
@@ -47,7 +50,9 @@ extension DocumentDatabase: DocumentStore {
                 .map(Self.document(from:))
         }
     }
+    // end snippet
 
+    // snippet: store-sqlite-count
     /// Counts the documents after `key`.
     ///
     /// - Parameter key: The last id seen, or `nil` to count them all.
@@ -59,7 +64,9 @@ extension DocumentDatabase: DocumentStore {
                 ?? 0
         }
     }
+    // end snippet
 
+    // snippet: store-sqlite-checkpoint
     /// Reads a checkpoint.
     ///
     /// - Parameter name: The run's name.
@@ -76,7 +83,9 @@ extension DocumentDatabase: DocumentStore {
             }
         }
     }
+    // end snippet
 
+    // snippet: store-sqlite-commit
     /// Replaces the documents whose body is unchanged and records the checkpoint, in one
     /// transaction, or writes nothing when any body changed.
     ///
@@ -119,9 +128,12 @@ extension DocumentDatabase: DocumentStore {
             return changed
         }
     }
+    // end snippet
 
+    // snippet: store-sqlite-row
     private static func document(from row: Row) -> StoredDocument<Int64, Data> {
         let body = Data((row["body"] as String).utf8)
         return StoredDocument(key: row["id"], data: body, revision: body)
     }
+    // end snippet
 }

@@ -72,6 +72,7 @@ public struct DocumentDatabase: Sendable {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw NotAStoreError(path: path, reason: "it is not a SQLite database")
         }
+        // snippet: store-sqlite-schema
         try queue.write { db in
             try db.execute(
                 sql: """
@@ -93,6 +94,7 @@ public struct DocumentDatabase: Sendable {
                     """
             )
         }
+        // end snippet
     }
 
     /// The number of documents in the store.

@@ -13,9 +13,20 @@ struct CommandLineTests {
         var errors: String
     }
 
-    static let executable = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(".build/debug/document-store")
+    /// Beside the test bundle, where SwiftPM puts every product of the build that runs the
+    /// tests, whatever its scratch path or configuration.
+    static let executable = productsDirectory.appendingPathComponent("document-store")
+
+    /// The folder that holds the running test bundle. On Linux the bundle is the program that
+    /// runs (`Bundle.main`); on macOS a runner loads it, so it is the loaded `.xctest` bundle.
+    static var productsDirectory: URL {
+        #if os(macOS)
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
+        #endif
+        return Bundle.main.bundleURL
+    }
 
     static func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
         let process = Process()

@@ -80,6 +80,7 @@ package struct PostgresNoteStore: DocumentStore {
         return false
     }
 
+    // snippet: store-postgres-documents
     package func documents(after key: String?, limit: Int) async throws -> [StoredDocument<String, Int>] {
         let rows = try await client.query(
             """
@@ -96,6 +97,7 @@ package struct PostgresNoteStore: DocumentStore {
         }
         return page
     }
+    // end snippet
 
     package func document(at key: String) async throws -> StoredDocument<String, Int>? {
         let rows = try await client.query("SELECT body, revision FROM notes WHERE id = \(key)", logger: logger)
@@ -135,6 +137,7 @@ package struct PostgresNoteStore: DocumentStore {
         return nil
     }
 
+    // snippet: store-postgres-commit
     package func commit(
         _ writes: [DocumentWrite<String, Int>],
         checkpoint: UpgradeCheckpoint<String>
@@ -186,4 +189,5 @@ package struct PostgresNoteStore: DocumentStore {
             }
         }
     }
+    // end snippet
 }

@@ -34,11 +34,13 @@ struct UpgradeCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON, and no progress bar.")
     var json = false
 
+    // snippet: store-postgres-checkpoint-name
     /// Each share keeps its own position.
     var checkpointName: String {
         let share = pass.share
         return share == .all ? "upgrade" : "upgrade-share-\(share.index + 1)-of-\(share.count)"
     }
+    // end snippet
 
     mutating func validate() throws {
         if json && pass.logLines {
