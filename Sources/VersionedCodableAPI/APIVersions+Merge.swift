@@ -118,36 +118,39 @@ extension APIVersions {
         } catch {
             throw APIVersionError.cannotWrite(type: typeName, apiVersion: version.name, underlying: error)
         }
+        // The client sent back exactly what it was shown: the stored value stays as it is.
+        if let sent, sent == shownStored {
+            return stored
+        }
         let base = try tree(seen, typeName, version)
         let ours = try tree(stored, typeName, version)
         let theirs = try tree(edit, typeName, version)
-        // The client changed nothing: the stored value stays as it is.
-        if theirs == base || sent == shownStored {
-            return stored
-        }
         if ours == base {
-            return edit
-        }
-        let merge = ThreeWayMerge(type: typeName, apiVersion: version.name, identity: elementIdentity)
-        guard let merged = try merge.merge(base: base, ours: ours, theirs: theirs, path: "", pattern: "") else {
+            // Nothing is hidden: the edit is the value, as a new one would be.
             return edit
         }
         do {
+            if theirs == base {
+                // The client changed nothing the steps carry up: the stored value stays, if it
+                // shows as what the client sent.
+                guard let sent else { return stored }
+                return try checked(stored, shown: shownStored, against: sent, typeName, version)
+            }
+            let merge = ThreeWayMerge(
+                type: typeName,
+                apiVersion: version.name,
+                identity: elementIdentity,
+                unordered: UnorderedPaths(of: stored, userInfo: mergeEncoder.userInfo),
+                shown: shownStored,
+                ours: ours
+            )
+            guard let merged = try merge.merge(base: base, ours: ours, theirs: theirs, path: "", pattern: "") else {
+                return edit
+            }
             let result = try mergeDecoder.decode(Value.self, from: Data(merged.bytes))
             let shownResult = try JSONTree(parsing: Array(coders.shownEncoder.encode(versioned: result)))
             let shownEdit = try sent ?? JSONTree(parsing: Array(coders.shownEncoder.encode(versioned: edit)))
-            // Compared whatever order a set or a dictionary is written in this time: an array's
-            // merged elements follow the edit's order, so only those can differ in order.
-            if shownResult == shownEdit || shownResult.withArraysSorted == shownEdit.withArraysSorted {
-                return result
-            }
-            throw APIVersionError.cannotMerge(
-                type: typeName,
-                apiVersion: version.name,
-                path: firstDifference(shownEdit, shownResult, path: ""),
-                reason: "the chain's steps turn the edit, kept beside what this API version does not show, "
-                    + "into another value than the one sent"
-            )
+            return try checked(result, shown: shownResult, against: shownEdit, typeName, version)
         } catch let error as APIVersionError {
             throw error
         } catch {
@@ -159,6 +162,28 @@ extension APIVersions {
                     + escapedForMessage(String(describing: error), limit: 400)
             )
         }
+    }
+
+    /// The result, when it shows at the API version as exactly what the client sent.
+    private func checked<Value>(
+        _ result: Value,
+        shown: JSONTree,
+        against sent: JSONTree,
+        _ typeName: String,
+        _ version: APIVersion
+    ) throws -> Value {
+        // Compared whatever order a set or a dictionary is written in this time: an array's
+        // merged elements follow the edit's order, so only those can differ in order.
+        if shown == sent || shown.withArraysSorted == sent.withArraysSorted {
+            return result
+        }
+        throw APIVersionError.cannotMerge(
+            type: typeName,
+            apiVersion: version.name,
+            path: firstDifference(sent, shown, path: ""),
+            reason: "the chain's steps turn the edit, kept beside what this API version does not show, "
+                + "into another value than the one sent"
+        )
     }
 
     private func tree(_ value: some Encodable, _ typeName: String, _ version: APIVersion) throws -> JSONTree {
@@ -180,11 +205,42 @@ extension APIVersions {
 /// (base) and the client's edit (theirs). An absent key is `nil`.
 ///
 /// `path` is where a value is, for errors (`tasks[3].title`); `pattern` is the same without
-/// indexes (`tasks.title`), for the arrays ``ElementIdentity`` names.
+/// indexes (`tasks.title`), for the arrays ``ElementIdentity`` names and the sets and
+/// dictionaries ``UnorderedPaths`` found.
 struct ThreeWayMerge {
     let type: String
     let apiVersion: String
     let identity: ElementIdentity
+    let unordered: UnorderedPaths
+    /// The stored value as the client's API version shows it: where an identity must be seen.
+    let shown: JSONTree
+    /// The whole stored value, for the identities of every array at a pattern.
+    let ours: JSONTree
+    private let found = Found()
+
+    /// What the merge worked out once per pattern.
+    private final class Found {
+        /// Per pattern and member: the identities the client's view of the stored value shows.
+        var shownIdentities: [String: Set<Identity>] = [:]
+        /// Per pattern and member: the identities of every stored element at the pattern.
+        var storedIdentities: [String: Set<Identity>] = [:]
+    }
+
+    init(
+        type: String,
+        apiVersion: String,
+        identity: ElementIdentity,
+        unordered: UnorderedPaths,
+        shown: JSONTree,
+        ours: JSONTree
+    ) {
+        self.type = type
+        self.apiVersion = apiVersion
+        self.identity = identity
+        self.unordered = unordered
+        self.shown = shown
+        self.ours = ours
+    }
 
     func merge(base: JSONTree?, ours: JSONTree?, theirs: JSONTree?, path: String, pattern: String) throws -> JSONTree? {
         if theirs == base { return ours }
@@ -198,7 +254,14 @@ struct ThreeWayMerge {
             {
                 return .array(merged)
             }
-            return .array(try mergeElements(base: base, ours: ours, theirs: theirs, path: path, pattern: pattern))
+            switch unordered.kind(at: pattern) {
+            case .dictionary?:
+                return .array(try mergeEntries(base: base, ours: ours, theirs: theirs, path: path, pattern: pattern))
+            case .set?:
+                return .array(try mergeSet(base: base, ours: ours, theirs: theirs, path: path))
+            case nil:
+                return .array(try mergeElements(base: base, ours: ours, theirs: theirs, path: path, pattern: pattern))
+            }
         case (_, .object?, let theirs), (_, .array?, let theirs):
             // The stored value holds what the client cannot see here, and the client replaced
             // it with something else than an object or array to merge with: removing it is the
@@ -250,7 +313,9 @@ struct ThreeWayMerge {
     }
 
     /// Elements matched by the member `member`, or `nil` when some stored element, or some
-    /// element the client was shown, has no identity to match by.
+    /// element as the client saw it, has no identity to match by, or the client's version does
+    /// not show it (an identity the step up makes, from a position or a title, is not one the
+    /// client sees).
     private func mergeIdentified(
         base: [JSONTree],
         ours: [JSONTree],
@@ -259,13 +324,14 @@ struct ThreeWayMerge {
         _ path: String,
         _ pattern: String
     ) throws -> [JSONTree]? {
-        guard let ourIdentities = identities(of: ours, member), let baseIdentities = identities(of: base, member)
+        guard let ourIdentities = identities(of: ours, member), let baseIdentities = identities(of: base, member),
+            baseIdentities.allSatisfy(shownIdentities(at: pattern, member).contains)
         else { return nil }
-        var stored: [JSONTree: (ours: Int, base: Int?)] = [:]
+        var stored: [Identity: (ours: Int, base: Int?)] = [:]
         stored.reserveCapacity(ours.count)
         for (index, identity) in ourIdentities.enumerated()
         where stored.updateValue((index, nil), forKey: identity) != nil {
-            throw failure(path, "two stored elements have the same \(member), \(identity.shortText)")
+            throw failure(path, "two stored elements have the same \(member), \(identity)")
         }
         for (index, identity) in baseIdentities.enumerated() {
             guard stored[identity]?.base == nil, stored[identity] != nil else {
@@ -279,23 +345,30 @@ struct ThreeWayMerge {
         guard base.count == ours.count else {
             throw failure(path, "this API version's steps change the array's length, so its elements cannot be matched")
         }
-        var sent: Set<JSONTree> = []
+        var sent: Set<Identity> = []
         sent.reserveCapacity(theirs.count)
         var result: [JSONTree] = []
         result.reserveCapacity(theirs.count)
         for (position, element) in theirs.enumerated() {
-            guard let identity = Self.identity(of: element, member) else {
+            guard let identity = Identity(of: element, member) else {
                 result.append(element)
                 continue
             }
             guard sent.insert(identity).inserted else {
                 throw failure(
                     "\(path)[\(position)]",
-                    "two elements sent have the same \(member), \(identity.shortText), so which stored element "
+                    "two elements sent have the same \(member), \(identity), so which stored element "
                         + "each one is cannot be told"
                 )
             }
             guard let found = stored[identity], let baseIndex = found.base else {
+                if storedIdentities(at: pattern, member).contains(identity) {
+                    throw failure(
+                        "\(path)[\(position)]",
+                        "the element with \(member) \(identity) was moved here from another list, and "
+                            + "elements keep what this API version does not show only within their own list"
+                    )
+                }
                 result.append(element)
                 continue
             }
@@ -312,23 +385,131 @@ struct ThreeWayMerge {
     }
 
     /// The identity of each element, or `nil` when one has none.
-    private func identities(of elements: [JSONTree], _ member: String) -> [JSONTree]? {
-        var found: [JSONTree] = []
+    private func identities(of elements: [JSONTree], _ member: String) -> [Identity]? {
+        var found: [Identity] = []
         found.reserveCapacity(elements.count)
         for element in elements {
-            guard let identity = Self.identity(of: element, member) else { return nil }
+            guard let identity = Identity(of: element, member) else { return nil }
             found.append(identity)
         }
         return found
     }
 
-    /// An element's identity: the value of its member `member`, when it is a string or a
-    /// number.
-    private static func identity(of element: JSONTree, _ member: String) -> JSONTree? {
-        guard case .leaf(let text)? = element[member: member], let first = text.first,
-            first == UInt8(ascii: "\"") || first == UInt8(ascii: "-") || (0x30...0x39).contains(first)
-        else { return nil }
-        return .leaf(text)
+    /// Every value the client's view shows directly on the elements of the arrays at `pattern`:
+    /// an identity the client sees is one of them, whatever the member is called there.
+    private func shownIdentities(at pattern: String, _ member: String) -> Set<Identity> {
+        if let cached = found.shownIdentities[pattern + "\u{0}" + member] { return cached }
+        var values: Set<Identity> = []
+        for element in Self.elements(of: shown, at: pattern) {
+            guard case .object(let members) = element else { continue }
+            for shownMember in members {
+                if let identity = Identity(shownMember.value) { values.insert(identity) }
+            }
+        }
+        found.shownIdentities[pattern + "\u{0}" + member] = values
+        return values
+    }
+
+    /// The identities of the stored elements of every array at `pattern`.
+    private func storedIdentities(at pattern: String, _ member: String) -> Set<Identity> {
+        if let cached = found.storedIdentities[pattern + "\u{0}" + member] { return cached }
+        let values = Set(Self.elements(of: ours, at: pattern).compactMap { Identity(of: $0, member) })
+        found.storedIdentities[pattern + "\u{0}" + member] = values
+        return values
+    }
+
+    /// The elements of every array at `pattern` in `tree`, arrays on the way passed through.
+    /// A pattern that the tree does not have (a field the client's version names otherwise)
+    /// gives none.
+    static func elements(of tree: JSONTree, at pattern: String) -> [JSONTree] {
+        var current = [tree]
+        for name in pattern.split(separator: ".", omittingEmptySubsequences: false) where !pattern.isEmpty {
+            current = current.flatMap { node -> [JSONTree] in
+                switch node {
+                case .array(let elements):
+                    return elements.compactMap { $0[member: String(name)] }
+                default:
+                    return node[member: String(name)].map { [$0] } ?? []
+                }
+            }
+        }
+        // An array of arrays holds its elements one level down, at the same pattern.
+        func flattened(_ node: JSONTree) -> [JSONTree] {
+            guard case .array(let elements) = node else { return [node] }
+            return elements.flatMap(flattened)
+        }
+        return current.flatMap { node -> [JSONTree] in
+            guard case .array = node else { return [] }
+            return flattened(node)
+        }
+    }
+
+    /// A dictionary whose keys are not strings, written as `[key, value, key, value, …]`: its
+    /// values merge by key, wherever they are listed.
+    private func mergeEntries(
+        base: [JSONTree],
+        ours: [JSONTree],
+        theirs: [JSONTree],
+        path: String,
+        pattern: String
+    ) throws -> [JSONTree] {
+        func entries(_ elements: [JSONTree]) throws -> [JSONTree: JSONTree] {
+            guard elements.count % 2 == 0 else { throw failure(path, "a dictionary's keys and values do not pair up") }
+            var entries: [JSONTree: JSONTree] = [:]
+            for index in stride(from: 0, to: elements.count, by: 2)
+            where entries.updateValue(elements[index + 1], forKey: elements[index]) != nil {
+                throw failure(path, "a dictionary has the key \(elements[index].shortText) twice")
+            }
+            return entries
+        }
+        let baseEntries = try entries(base)
+        let ourEntries = try entries(ours)
+        _ = try entries(theirs)
+        guard Set(baseEntries.keys) == Set(ourEntries.keys) else {
+            throw failure(
+                path,
+                "this API version's steps change the dictionary's keys, so its entries cannot be matched"
+            )
+        }
+        var result: [JSONTree] = []
+        result.reserveCapacity(theirs.count)
+        for index in stride(from: 0, to: theirs.count, by: 2) {
+            let key = theirs[index]
+            result.append(key)
+            let merged = try merge(
+                base: baseEntries[key],
+                ours: ourEntries[key],
+                theirs: theirs[index + 1],
+                path: "\(path)[\(key.shortText)]",
+                pattern: pattern
+            )
+            result.append(merged ?? theirs[index + 1])
+        }
+        return result
+    }
+
+    /// A set whose elements have no identity: the stored and the client's view list them in
+    /// orders of their own, so an element can be matched only by all it holds. The client may
+    /// change it freely where no element holds what it cannot see, and otherwise only send it
+    /// back as it was.
+    private func mergeSet(base: [JSONTree], ours: [JSONTree], theirs: [JSONTree], path: String) throws -> [JSONTree] {
+        let shownBase = Self.sorted(base)
+        if Self.sorted(ours) == shownBase {
+            return theirs
+        }
+        if Self.sorted(theirs) == shownBase {
+            return ours
+        }
+        throw failure(
+            path,
+            "it is a set whose elements have no identity the client sees and hold what this API version does "
+                + "not show, listed in an order of its own, so which stored element a changed one is cannot be "
+                + "told: give its elements an identity"
+        )
+    }
+
+    private static func sorted(_ elements: [JSONTree]) -> [[UInt8]] {
+        elements.map(\.bytes).sorted { $0.lexicographicallyPrecedes($1) }
     }
 
     private func mergeElements(
@@ -400,9 +581,42 @@ struct ThreeWayMerge {
     }
 }
 
+/// An element's identity as Swift compares it: a string by its characters (`"é"` however it
+/// is composed), a number by its text, with zero's sign dropped.
+enum Identity: Hashable, CustomStringConvertible {
+    case string(String)
+    case number(String)
+
+    /// The value of `element`'s member `member`, when it is a string or a number.
+    init?(of element: JSONTree, _ member: String) {
+        guard let value = element[member: member] else { return nil }
+        self.init(value)
+    }
+
+    /// A string or number leaf as an identity.
+    init?(_ value: JSONTree) {
+        if let string = value.stringValue {
+            self = .string(string)
+            return
+        }
+        guard case .leaf(let text) = value, let first = text.first,
+            first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        else { return nil }
+        let number = String(decoding: text, as: UTF8.self)
+        self = .number(Double(number) == 0 ? "0" : number)
+    }
+
+    var description: String {
+        switch self {
+        case .string(let string): "\"" + escapedForMessage(string, limit: 64) + "\""
+        case .number(let number): escapedForMessage(number, limit: 64)
+        }
+    }
+}
+
 /// Finds an object's members by name: by looking through them when there are few, through a
 /// dictionary when there are many, so that a merge stays linear in a large object.
-private struct MemberIndex {
+struct MemberIndex {
     private let positions: [String: Int]?
 
     init(_ members: [JSONTree.Member]) {

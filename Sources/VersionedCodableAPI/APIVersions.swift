@@ -202,7 +202,11 @@ public struct APIVersions: @unchecked Sendable {
     ) throws -> (value: Value, sent: JSONTree?) {
         let version = coders.version
         let shown = version.version(of: type)
-        let historical = VersionChain(for: type).types.first { $0.version == shown }!
+        guard let historical = VersionChain(for: type).types.first(where: { $0.version == shown }) else {
+            throw APIVersionError.invalidDeclaration(
+                "\(name(of: type)) has no version \(versionText(shown)) to read API version \(version.name)'s bodies as"
+            )
+        }
         let sent: any VersionedCodable
         do {
             if coders.readsInOnePass(historical) {
@@ -228,7 +232,8 @@ public struct APIVersions: @unchecked Sendable {
             }
         }
         if unknownFields == .refuse, let sentTree {
-            let unknown = try fieldsNotIn(sentTree, body: body, type: type, version: version)
+            let unordered = UnorderedPaths(of: sent, userInfo: mergeEncoder.userInfo)
+            let unknown = try fieldsNotIn(sentTree, body: body, unordered: unordered, type: type, version: version)
             if !unknown.isEmpty {
                 throw APIVersionError.unknownFields(unknown, type: name(of: type), apiVersion: version.name)
             }
@@ -311,6 +316,7 @@ public struct APIVersions: @unchecked Sendable {
     private func fieldsNotIn(
         _ written: JSONTree,
         body: Data,
+        unordered: UnorderedPaths,
         type: any VersionedCodable.Type,
         version: APIVersion
     ) throws -> [String] {
@@ -325,27 +331,63 @@ public struct APIVersions: @unchecked Sendable {
             throw APIVersionError.undecodableBody(type: name(of: type), apiVersion: version.name, underlying: error)
         }
         var unknown: [String] = []
-        collectUnknown(sentTree, known: written, path: "", into: &unknown)
+        collectUnknown(sentTree, known: written, path: "", pattern: "", unordered: unordered, into: &unknown)
         return unknown
     }
 
-    private func collectUnknown(_ sent: JSONTree, known: JSONTree, path: String, into unknown: inout [String]) {
+    private func collectUnknown(
+        _ sent: JSONTree,
+        known: JSONTree,
+        path: String,
+        pattern: String,
+        unordered: UnorderedPaths,
+        into unknown: inout [String]
+    ) {
         switch (sent, known) {
-        case (.object(let members), .object):
+        case (.object(let members), .object(let knownMembers)):
+            let index = MemberIndex(knownMembers)
             for member in members {
                 let memberPath = path.isEmpty ? member.name : path + "." + member.name
-                if let knownValue = known[member: member.name] {
-                    collectUnknown(member.value, known: knownValue, path: memberPath, into: &unknown)
+                if let knownValue = index.value(member.name, in: knownMembers) {
+                    collectUnknown(
+                        member.value,
+                        known: knownValue,
+                        path: memberPath,
+                        pattern: pattern.isEmpty ? member.name : pattern + "." + member.name,
+                        unordered: unordered,
+                        into: &unknown
+                    )
                 } else if !member.value.isNull {
                     unknown.append(memberPath)
                 }
             }
         case (.array(let elements), .array(let knownElements)):
-            // Elements are compared with every field any element was written back with, not
-            // by position: a `Set` is written back in another order than it came.
+            // An array is written back in the order it was read, each element as the element
+            // it was sent as; a set or a dictionary in an order of its own, so its elements are
+            // compared with every field any element was written back with.
+            if unordered.kind(at: pattern) == nil, elements.count == knownElements.count {
+                for (index, element) in elements.enumerated() {
+                    collectUnknown(
+                        element,
+                        known: knownElements[index],
+                        path: "\(path)[\(index)]",
+                        pattern: pattern,
+                        unordered: unordered,
+                        into: &unknown
+                    )
+                }
+                break
+            }
             guard let shape = knownElements.reduce(nil, { JSONTree.union($0, $1) }) else { break }
             for (index, element) in elements.enumerated() {
-                collectUnknown(element, known: shape, path: "\(path)[\(index)]", into: &unknown)
+                collectUnknown(
+                    element,
+                    known: shape,
+                    path: "\(path)[\(index)]",
+                    pattern: pattern,
+                    unordered: unordered,
+                    into: &unknown
+                )
             }
         default:
             break

@@ -28,10 +28,15 @@ enum JSONTree: Hashable {
         switch (lhs, rhs) {
         case (.object(let left)?, .object(let right)):
             var members = left
+            var positions: [String: Int] = [:]
+            for (index, member) in members.enumerated() where positions[member.name] == nil {
+                positions[member.name] = index
+            }
             for member in right {
-                if let index = members.firstIndex(where: { $0.name == member.name }) {
+                if let index = positions[member.name] {
                     members[index].value = union(members[index].value, member.value)
                 } else {
+                    positions[member.name] = members.count
                     members.append(member)
                 }
             }
@@ -69,6 +74,12 @@ enum JSONTree: Hashable {
     /// The tree's text, cut and escaped to quote in an error: it may come from a client.
     var shortText: String {
         escapedForMessage(String(decoding: bytes.prefix(256), as: UTF8.self), limit: 64)
+    }
+
+    /// The string a string leaf holds, escapes resolved; `nil` for anything else.
+    var stringValue: String? {
+        guard case .leaf(let text) = self, text.first == UInt8(ascii: "\"") else { return nil }
+        return try? Parser.unquote(text)
     }
 
     /// The value of the member named `name`, when this is an object that has one.
@@ -129,11 +140,15 @@ extension JSONTree {
     static let maximumDepth = 512
 
     /// Where a document's structure breaks.
-    struct Malformed: Error {
+    struct Malformed: Error, CustomStringConvertible {
         var offset: Int
+
+        var description: String {
+            "the body is not JSON that fields can be checked in (UTF-8, without JSON5's extensions) at byte \(offset)"
+        }
     }
 
-    private struct Parser {
+    fileprivate struct Parser {
         let bytes: [UInt8]
         var position = 0
 

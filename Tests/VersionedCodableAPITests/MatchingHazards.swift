@@ -1,0 +1,168 @@
+import Foundation
+import VersionedCodable
+import VersionedCodableAPI
+
+// Shapes where an element could be matched with the wrong stored element: sets and dictionaries,
+// which are written in orders of their own, identities the client never sees, and elements
+// moved between lists.
+
+// `Site`, whose rooms are keyed by UUIDs, is in HazardTests.swift.
+
+/// Members of a crew, a set, whose roles version 1 does not show.
+struct CrewV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var members: Set<Member>
+    struct Member: Codable, Hashable { var name: String }
+}
+
+struct Crew: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = CrewV1
+    var members: Set<Member>
+    struct Member: Codable, Hashable {
+        var name: String
+        var role: String
+    }
+
+    init(members: Set<Member>) { self.members = members }
+    init(from old: CrewV1) throws { members = Set(old.members.map { Member(name: $0.name, role: "") }) }
+    func downgraded() throws -> CrewV1 { CrewV1(members: Set(members.map { CrewV1.Member(name: $0.name) })) }
+}
+
+/// Items whose ids the step up makes from their positions: version 1 clients never see them.
+struct ListV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var items: [Item]
+    struct Item: Codable, Equatable { var title: String }
+}
+
+struct List: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = ListV1
+    var items: [Item]
+    struct Item: Codable, Equatable {
+        var id: Int
+        var title: String
+        var secret: String
+    }
+
+    init(items: [Item]) { self.items = items }
+    init(from old: ListV1) throws {
+        items = old.items.enumerated().map { Item(id: $0.offset, title: $0.element.title, secret: "") }
+    }
+    func downgraded() throws -> ListV1 { ListV1(items: items.map { ListV1.Item(title: $0.title) }) }
+}
+
+/// Cells in rows, with ids the client sees and a note it does not.
+struct GridV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var rows: [[Cell]]
+    struct Cell: Codable, Equatable {
+        var id: Int
+        var value: String
+    }
+}
+
+struct Grid: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = GridV1
+    var rows: [[Cell]]
+    struct Cell: Codable, Equatable {
+        var id: Int
+        var value: String
+        var note: String
+    }
+
+    init(rows: [[Cell]]) { self.rows = rows }
+    init(from old: GridV1) throws {
+        rows = old.rows.map { $0.map { Cell(id: $0.id, value: $0.value, note: "") } }
+    }
+    func downgraded() throws -> GridV1 {
+        GridV1(rows: rows.map { $0.map { GridV1.Cell(id: $0.id, value: $0.value) } })
+    }
+}
+
+/// A name that the step up trims, and a count.
+struct BadgeCardV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var title: String
+    var count: Int
+}
+
+struct BadgeCard: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = BadgeCardV1
+    var title: String
+    var count: Int
+    var color: String
+
+    init(title: String, count: Int, color: String) {
+        self.title = title
+        self.count = count
+        self.color = color
+    }
+    init(from old: BadgeCardV1) throws {
+        self.init(title: old.title.trimmingCharacters(in: .whitespaces), count: old.count, color: "")
+    }
+    func downgraded() throws -> BadgeCardV1 { BadgeCardV1(title: title, count: count) }
+}
+
+/// Blocks of two kinds, coded by hand: a text block has no `url`.
+struct PageV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var blocks: [Block]
+    var meta: [String: String]
+
+    enum Block: Codable, Equatable {
+        case text(String)
+        case image(String)
+
+        enum CodingKeys: String, CodingKey { case type, text, url }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if try container.decode(String.self, forKey: .type) == "text" {
+                self = .text(try container.decode(String.self, forKey: .text))
+            } else {
+                self = .image(try container.decode(String.self, forKey: .url))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .text(let text):
+                try container.encode("text", forKey: .type)
+                try container.encode(text, forKey: .text)
+            case .image(let url):
+                try container.encode("image", forKey: .type)
+                try container.encode(url, forKey: .url)
+            }
+        }
+    }
+}
+
+struct Page: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = PageV1
+    var blocks: [PageV1.Block]
+    var meta: [String: String]
+    var author: String
+
+    init(from old: PageV1) throws {
+        blocks = old.blocks
+        meta = old.meta
+        author = ""
+    }
+    func downgraded() throws -> PageV1 { PageV1(blocks: blocks, meta: meta) }
+}
+
+/// API versions 1 and 2 for `Value`, version 1 showing it as its version 1.
+func twoVersions<Value: VersionedCodable>(of type: Value.Type) throws -> APIVersions {
+    try APIVersions([APIVersion(1).showing(type, asVersion: 1), APIVersion(2)], defaultVersion: 1)
+}

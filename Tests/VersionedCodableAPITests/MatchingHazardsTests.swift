@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import VersionedCodable
+import VersionedCodableAPI
+
+private func body(_ text: String) -> Data { Data(text.utf8) }
+
+private func isCannotMerge(_ error: any Error) -> Bool {
+    guard case .cannotMerge = error as? APIVersionError else { return false }
+    return true
+}
+
+@Suite("Elements are never matched with another stored element")
+struct MatchingHazardsTests {
+    @Test("A dictionary keyed by UUIDs: each room keeps its own seats, whatever order it is written in")
+    func dictionaryByKey() throws {
+        let versions = try twoVersions(of: Site.self)
+        for _ in 0..<40 {
+            let (a, b) = (UUID(), UUID())
+            let stored = Site(rooms: [a: Room(name: "Hall", seats: 10), b: Room(name: "Lobby", seats: 20)])
+            let sent = try JSONEncoder().encode(
+                versioned: SiteV1(rooms: [a: RoomV1(name: "Hall 2"), b: RoomV1(name: "Lobby 2")])
+            )
+            let merged = try versions.merge(Site.self, from: sent, at: 1, into: stored)
+            #expect(merged.rooms == [a: Room(name: "Hall 2", seats: 10), b: Room(name: "Lobby 2", seats: 20)])
+        }
+    }
+
+    @Test("A set whose members hide a role: renamed members are refused, an unchanged set keeps every role")
+    func setWithoutIdentity() throws {
+        let versions = try twoVersions(of: Crew.self)
+        let stored = Crew(members: [.init(name: "ann", role: "admin"), .init(name: "bob", role: "guest")])
+        for _ in 0..<20 {
+            #expect(
+                performing: {
+                    try versions.merge(
+                        Crew.self,
+                        from: body(#"{"members":[{"name":"bob2"},{"name":"ann2"}]}"#),
+                        at: 1,
+                        into: stored
+                    )
+                },
+                throws: isCannotMerge
+            )
+            let unchanged = body(#"{"members":[{"name":"bob"},{"name":"ann"}]}"#)
+            #expect(try versions.merge(Crew.self, from: unchanged, at: 1, into: stored) == stored)
+        }
+    }
+
+    @Test("Ids the step up makes from positions are no identity: a removal beside hidden secrets is refused")
+    func identityTheClientDoesNotSee() throws {
+        let versions = try twoVersions(of: List.self)
+        let stored = List(items: [
+            .init(id: 0, title: "a", secret: "SA"), .init(id: 1, title: "b", secret: "SB"),
+            .init(id: 2, title: "c", secret: "SC"),
+        ])
+        #expect(
+            performing: {
+                try versions.merge(
+                    List.self,
+                    from: body(#"{"items":[{"title":"b"},{"title":"c"}]}"#),
+                    at: 1,
+                    into: stored
+                )
+            },
+            throws: isCannotMerge
+        )
+        // Edited in place, each keeps its own.
+        let edited = try versions.merge(
+            List.self,
+            from: body(#"{"items":[{"title":"a"},{"title":"B"},{"title":"c"}]}"#),
+            at: 1,
+            into: stored
+        )
+        #expect(edited.items.map(\.secret) == ["SA", "SB", "SC"] && edited.items[1].title == "B")
+    }
+
+    @Test("A cell moved to another row is refused, never stripped of its note")
+    func movedBetweenLists() throws {
+        let versions = try twoVersions(of: Grid.self)
+        let stored = Grid(rows: [
+            [.init(id: 1, value: "a", note: "N1"), .init(id: 2, value: "b", note: "N2")],
+            [.init(id: 3, value: "c", note: "N3")],
+        ])
+        let moved = body(#"{"rows":[[{"id":1,"value":"a"}],[{"id":3,"value":"c"},{"id":2,"value":"b"}]]}"#)
+        #expect(performing: { try versions.merge(Grid.self, from: moved, at: 1, into: stored) }, throws: isCannotMerge)
+        let reordered = body(#"{"rows":[[{"id":2,"value":"b"},{"id":1,"value":"a"}],[{"id":3,"value":"C"}]]}"#)
+        let merged = try versions.merge(Grid.self, from: reordered, at: 1, into: stored)
+        #expect(merged.rows.map { $0.map(\.note) } == [["N2", "N1"], ["N3"]])
+    }
+
+    @Test("A value the step up changes is refused whether or not another field changed")
+    func changedByTheSteps() throws {
+        let versions = try twoVersions(of: BadgeCard.self)
+        let stored = BadgeCard(title: "Ana", count: 1, color: "red")
+        for sent in [#"{"title":"Ana ","count":1}"#, #"{"title":"Ana ","count":2}"#] {
+            #expect(
+                performing: { try versions.merge(BadgeCard.self, from: body(sent), at: 1, into: stored) },
+                throws: isCannotMerge
+            )
+        }
+        #expect(
+            try versions.merge(BadgeCard.self, from: body(#"{"title":"Ana","count":2}"#), at: 1, into: stored).color
+                == "red"
+        )
+    }
+
+    @Test("A field that only another kind of element has is an unknown field, not dropped")
+    func unknownFieldInAnotherKindOfElement() throws {
+        let versions = try twoVersions(of: Page.self)
+        let sent = body(
+            #"{"blocks":[{"type":"text","text":"hi","url":"https://lost"},{"type":"image","url":"u"}],"meta":{}}"#
+        )
+        let error = try #require(throws: APIVersionError.self) { try versions.decode(Page.self, from: sent, at: 1) }
+        guard case .unknownFields(let paths, _, _) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(paths == ["blocks[0].url"])
+    }
+
+    @Test("Checking 20,000 keys for unknown fields finishes, as a linear check does")
+    func manyKeys() throws {
+        let versions = try twoVersions(of: Page.self)
+        let meta = (0..<20_000).map { #""k\#($0)":"v""# }.joined(separator: ",")
+        let page = try versions.decode(Page.self, from: body(#"{"blocks":[],"meta":{"# + meta + "}}"), at: 1)
+        #expect(page.meta.count == 20_000)
+    }
+
+    @Test("A JSON5 or UTF-16 body the decoder reads but the field check cannot: a 400 that says why")
+    func bodiesTheCheckCannotRead() throws {
+        let decoder = JSONDecoder()
+        decoder.allowsJSON5 = true
+        let versions = try APIVersions(
+            [APIVersion(1).showing(BadgeCard.self, asVersion: 1), APIVersion(2)],
+            defaultVersion: 1,
+            decoder: decoder
+        )
+        let error = try #require(throws: APIVersionError.self) {
+            try versions.decode(BadgeCard.self, from: body("{title: 'Ana', count: 1,}"), at: 1)
+        }
+        #expect(error.httpStatus == 400 && error.description.contains("JSON5"))
+    }
+
+    @Test("A type with no version to read a body as is an error, not a trap")
+    func emptyChain() throws {
+        let versions = try twoVersions(of: BadgeCard.self)
+        #expect(throws: APIVersionError.self) { try versions.decode(NothingEarlier.self, from: body("{}"), at: 1) }
+    }
+}
