@@ -125,7 +125,7 @@ struct DocumentationSamplesTests {
         let reader = try UpgradeOnRead(Bookmark.self, coder: JSONDocumentCoder(), writesBackPerSecond: 50)
         // snippet: store-upgrade-on-read-rows
         // The service lists a page itself; each row carries the revision it was read at.
-        for document in try await store.documents(after: nil, limit: 100) {
+        for document in await store.documents(after: nil, limit: 100) {
             let read = try await reader.read(document, from: store, writeBack: true)
             print(document.key, read.value.title, read.writeBack)
         }
