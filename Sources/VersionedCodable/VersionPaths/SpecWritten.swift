@@ -23,9 +23,13 @@ final class SpecWritten {
     /// kept at the root.
     @exclusivity(unchecked) var problem: String?
 
+    /// The keys of ``entries``, in their order, kept apart for ``has(_:)``.
+    @exclusivity(unchecked) private(set) var keys: [String]
+
     init(path: [String], _ entries: [(key: String, entry: Entry)] = []) {
         self.path = path
         self.entries = entries
+        keys = entries.map(\.key)
     }
 
     func set(_ key: String, _ entry: Entry) {
@@ -33,11 +37,22 @@ final class SpecWritten {
             entries[index].entry = entry
         } else {
             entries.append((key, entry))
+            keys.append(key)
         }
     }
 
+    /// Whether the spec writes something at `key` here: asked of every key the type writes here,
+    /// so by index, without copying an entry.
+    func has(_ key: String) -> Bool {
+        keys.contains(key)
+    }
+
     func entry(_ key: String) -> Entry? {
-        entries.first { $0.key == key }?.entry
+        // By index, so that no other entry is copied: every key the type writes here asks.
+        for index in entries.indices where entries[index].key == key {
+            return entries[index].entry
+        }
+        return nil
     }
 
     /// The object at `key`, made if the spec has not written one there yet.

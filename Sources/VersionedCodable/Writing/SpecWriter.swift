@@ -40,6 +40,9 @@ final class SpecWriter: Encoder {
     /// them: the spec's part is written there when the enclosing object is done.
     @exclusivity(unchecked) private var held:
         [(place: SpecWritten, container: () -> KeyedEncodingContainer<ForwardedKey>)] = []
+    /// The root's container, as the type opened it, where the spec's part of the root is written
+    /// rather than into a container opened again.
+    @exclusivity(unchecked) private var rootContainer: KeyedEncodingContainer<ForwardedKey>?
     /// The paths where the spec's `null` gave way to the type's value.
     @exclusivity(unchecked) private var gaveWay: [[String]] = []
 
@@ -54,7 +57,9 @@ final class SpecWriter: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        container(of: base, at: spec, keyedBy: type)
+        let container = base.container(keyedBy: ForwardedKey.self)
+        rootContainer = container
+        return KeyedEncodingContainer(PlaceEncodingContainer<Key>(base: container, place: spec, writer: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -65,22 +70,16 @@ final class SpecWriter: Encoder {
         PlaceEncoder(base: base, place: spec, writer: self).singleValueContainer()
     }
 
-    /// `encoder`'s keyed container at `place`, watched if its key type can write a key the spec
-    /// writes there.
+    /// `encoder`'s keyed container at `place`, watched.
+    ///
+    /// Every key is checked as it is written: what a key type's `init?(stringValue:)` accepts
+    /// says nothing about the keys it writes (a struct's static members need not be among them).
     func container<Key: CodingKey>(
         of encoder: any Encoder,
         at place: SpecWritten,
         keyedBy type: Key.Type
     ) -> KeyedEncodingContainer<Key> {
-        // Synthesized keys cannot be made from a string they do not list, and such a container
-        // needs no watching. Any container can write "super", through its key-less super encoder.
-        guard
-            place.entries.contains(where: { $0.key == "super" || Key(stringValue: $0.key) != nil })
-                || writesBesideSpec(at: place)
-        else {
-            return encoder.container(keyedBy: type)
-        }
-        return KeyedEncodingContainer(
+        KeyedEncodingContainer(
             PlaceEncodingContainer<Key>(base: encoder.container(keyedBy: ForwardedKey.self), place: place, writer: self)
         )
     }
@@ -90,6 +89,12 @@ final class SpecWriter: Encoder {
     /// newer document.
     private func writesBesideSpec(at place: SpecWritten) -> Bool {
         declaration?.path == place.path || (place === spec && !unknownFields.isEmpty)
+    }
+
+    /// Whether anything is written at `key` of `place` besides what the type writes: the first
+    /// question for every key the type writes there, which most keys answer with no.
+    func isWatched(_ key: String, at place: SpecWritten) -> Bool {
+        place.has(key) || !unknownFields.isEmpty || olderBuilds != nil
     }
 
     /// What the spec writes at `key` of `place` in this encode, if anything: the keys beside the
@@ -231,7 +236,10 @@ final class SpecWriter: Encoder {
             return
         }
         markWritten(place)
-        var container = encoder.container(keyedBy: ForwardedKey.self)
+        var container =
+            place === spec
+            ? rootContainer ?? encoder.container(keyedBy: ForwardedKey.self)
+            : encoder.container(keyedBy: ForwardedKey.self)
         try write(place, into: &container)
     }
 
@@ -261,30 +269,41 @@ final class SpecWriter: Encoder {
     }
 
     /// Writes the spec's part of `place` into `container`, which stands at it, with the objects
-    /// below that nothing else has written.
+    /// below that nothing else has written: in the order of ``forEachEntry(at:_:)``, each value
+    /// through the coder's own method for its type (the version through the typed one, its fast
+    /// path).
     func write(_ place: SpecWritten, into container: inout KeyedEncodingContainer<ForwardedKey>) throws {
-        try forEachEntry(at: place) { key, entry in
+        if place === spec {
+            for (key, value) in unknownFields {
+                try container.encode(value, forKey: ForwardedKey(stringValue: key))
+            }
+        }
+        for (key, entry) in place.entries {
             switch entry {
-            case .value(let value) where gaveWay.isEmpty || !gaveWay.contains(place.path + [key]):
-                // A version, or an oldest version that may read or write, through the coder's
-                // typed method, its fast path.
+            case .version:
+                if let version { try container.encode(version, forKey: ForwardedKey(stringValue: key)) }
+            case .value(let value):
+                if !gaveWay.isEmpty, gaveWay.contains(place.path + [key]) {
+                    break
+                }
                 if let integer = value as? Int {
                     try container.encode(integer, forKey: ForwardedKey(stringValue: key))
                 } else {
                     try container.encode(value, forKey: ForwardedKey(stringValue: key))
                 }
-            case .value:
-                break
-            case .object(let child, _):
-                guard !isWritten(child) else {
-                    return
-                }
+            case .object(let child) where !isWritten(child):
                 markWritten(child)
-                var nested = container.nestedContainer(
-                    keyedBy: ForwardedKey.self,
-                    forKey: ForwardedKey(stringValue: key)
-                )
+                let forwarded = ForwardedKey(stringValue: key)
+                var nested = container.nestedContainer(keyedBy: ForwardedKey.self, forKey: forwarded)
                 try write(child, into: &nested)
+            case .object:
+                break
+            }
+        }
+        if let olderBuilds, let declaration, place.path == declaration.path {
+            try container.encode(olderBuilds.readableFrom, forKey: ForwardedKey(stringValue: declaration.readable))
+            if olderBuilds.writableFrom != version {
+                try container.encode(olderBuilds.writableFrom, forKey: ForwardedKey(stringValue: declaration.writable))
             }
         }
     }
