@@ -16,43 +16,38 @@ final class SpecWritten {
 
     /// The keys from the root to this object.
     let path: [String]
-    @exclusivity(unchecked) private(set) var entries: [(key: String, entry: Entry)]
+    /// The keys the spec wrote here, in order, and what it wrote under each: kept apart, so that
+    /// the type's keys are looked up among the spec's without copying an entry.
+    @exclusivity(unchecked) private(set) var keys: [String]
+    @exclusivity(unchecked) private(set) var values: [Entry]
     /// Whether the spec opened a keyed container here, so that what it wrote here is an object.
     @exclusivity(unchecked) var opened = false
     /// What makes the spec's part impossible to merge into a document, found while recording:
     /// kept at the root.
     @exclusivity(unchecked) var problem: String?
 
-    /// The keys of ``entries``, in their order, kept apart for ``has(_:)``.
-    @exclusivity(unchecked) private(set) var keys: [String]
-
     init(path: [String], _ entries: [(key: String, entry: Entry)] = []) {
         self.path = path
-        self.entries = entries
         keys = entries.map(\.key)
+        values = entries.map(\.entry)
     }
 
     func set(_ key: String, _ entry: Entry) {
-        if let index = entries.firstIndex(where: { $0.key == key }) {
-            entries[index].entry = entry
+        if let index = keys.firstIndex(of: key) {
+            values[index] = entry
         } else {
-            entries.append((key, entry))
             keys.append(key)
+            values.append(entry)
         }
     }
 
-    /// Whether the spec writes something at `key` here: asked of every key the type writes here,
-    /// so by index, without copying an entry.
+    /// Whether the spec writes something at `key` here: asked of every key the type writes here.
     func has(_ key: String) -> Bool {
         keys.contains(key)
     }
 
     func entry(_ key: String) -> Entry? {
-        // By index, so that no other entry is copied: every key the type writes here asks.
-        for index in entries.indices where entries[index].key == key {
-            return entries[index].entry
-        }
-        return nil
+        keys.firstIndex(of: key).map { values[$0] }
     }
 
     /// The object at `key`, made if the spec has not written one there yet.
@@ -69,7 +64,7 @@ final class SpecWritten {
     /// The paths, depth first in the order the spec wrote them, of the integers here and below,
     /// with their values.
     func integers() -> [(path: [String], value: Int)] {
-        entries.flatMap { key, entry -> [(path: [String], value: Int)] in
+        zip(keys, values).flatMap { key, entry -> [(path: [String], value: Int)] in
             switch entry {
             case .object(let child): return child.integers()
             case .value(let value): return integer(value).map { [(path + [key], $0)] } ?? []
@@ -83,7 +78,7 @@ final class SpecWritten {
 extension SpecWritten: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ForwardedKey.self)
-        for (key, entry) in entries {
+        for (key, entry) in zip(keys, values) {
             switch entry {
             case .value(let value): try container.encode(value, forKey: ForwardedKey(stringValue: key))
             case .object(let child): try container.encode(child, forKey: ForwardedKey(stringValue: key))

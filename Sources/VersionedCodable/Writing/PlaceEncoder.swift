@@ -102,7 +102,10 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// What the spec writes at `key`.
     private func role(of key: Key) -> SpecWritten.Entry? {
-        writer.role(of: key.stringValue, at: place)
+        if writer.keyStrategy != nil {
+            writer.noteWritten(key.stringValue, at: place, isEntry: keysFromData)
+        }
+        return writer.role(of: key.stringValue, at: place)
     }
 
     /// The finding for a value the type writes at `path`, where the spec writes a value: an
@@ -296,6 +299,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// there is a clash, unless it is a `null` that gives way, since what is written through it
     /// is not seen here.
     private func watched(_ key: String) -> SpecWritten.Entry? {
+        if writer.keyStrategy != nil {
+            writer.noteWritten(key, at: place, isEntry: false)
+        }
         let role = writer.role(of: key, at: place)
         let path = place.path + [key]
         switch role {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes a versioned value with its spec merged in: the encoder the value writes its root
 /// into, and the state of that one encode.
 ///
@@ -43,6 +45,12 @@ final class SpecWriter: Encoder {
     /// The root's container, as the type opened it, where the spec's part of the root is written
     /// rather than into a container opened again.
     @exclusivity(unchecked) private var rootContainer: KeyedEncodingContainer<ForwardedKey>?
+    /// The encoder's key strategy, where it changes keys and is known (see
+    /// ``checkKeyForms(at:)``).
+    @exclusivity(unchecked) var keyStrategy: JSONEncoder.KeyEncodingStrategy?
+    /// Under such a strategy, the keys the type wrote where the spec writes, with whether each is
+    /// a dictionary's entry.
+    @exclusivity(unchecked) private var keysWritten: [(path: [String], key: String, isEntry: Bool)] = []
     /// The paths where the spec's `null` gave way to the type's value.
     @exclusivity(unchecked) private var gaveWay: [[String]] = []
 
@@ -94,7 +102,38 @@ final class SpecWriter: Encoder {
     /// Whether anything is written at `key` of `place` besides what the type writes: the first
     /// question for every key the type writes there, which most keys answer with no.
     func isWatched(_ key: String, at place: SpecWritten) -> Bool {
-        place.has(key) || !unknownFields.isEmpty || olderBuilds != nil
+        place.has(key) || !unknownFields.isEmpty || olderBuilds != nil || keyStrategy != nil
+    }
+
+    /// Notes a key the type writes at `place`, under a key strategy that changes keys.
+    func noteWritten(_ key: String, at place: SpecWritten, isEntry: Bool) {
+        keysWritten.append((place.path, key, isEntry))
+    }
+
+    /// Throws where the key strategy writes a key the type wrote at `place` as one the spec
+    /// writes there, which would replace the type's value or trap the coder: before the spec's
+    /// part of `place` is written.
+    private func checkKeyForms(at place: SpecWritten) throws {
+        guard let keyStrategy, !keysWritten.isEmpty else {
+            return
+        }
+        let written = keysWritten.filter { $0.path == place.path }
+        guard !written.isEmpty else {
+            return
+        }
+        var specKeys = place.keys
+        if let declaration, declaration.path == place.path {
+            specKeys += [declaration.readable, declaration.writable]
+        }
+        let specForms = keyStrategy.forms(of: specKeys, at: place.path)
+        for (own, form) in zip(written, keyStrategy.forms(of: written.map(\.key), at: place.path)) {
+            guard let index = specForms.firstIndex(of: form), specKeys[index] != own.key else {
+                continue
+            }
+            let path = place.path + [own.key]
+            let atVersion = isVersion(place.path + [specKeys[index]])
+            throw refuse(own.isEntry ? .entry(path: path) : .clash(path: path, atVersion: atVersion))
+        }
     }
 
     /// What the spec writes at `key` of `place` in this encode, if anything: the keys beside the
@@ -136,8 +175,8 @@ final class SpecWriter: Encoder {
     /// that one, with this encoder's `userInfo`. Asked only when a type writes where the spec
     /// does, or the document names older builds.
     private(set) lazy var versionPaths: [[String]] = {
-        if let marked = spec.entries.first(where: { if case .version = $0.entry { true } else { false } }) {
-            return [[marked.key]]
+        if let index = spec.values.firstIndex(where: { if case .version = $0 { true } else { false } }) {
+            return [[spec.keys[index]]]
         }
         let other =
             VersionChain(for: valueType).versions.lazy.compactMap { $0 }.first { $0 != self.version }
@@ -219,6 +258,7 @@ final class SpecWriter: Encoder {
             for (heldPlace, container) in held.reversed()
             where heldPlace.path.starts(with: place.path) && !isWritten(heldPlace) {
                 markWritten(heldPlace)
+                try checkKeyForms(at: heldPlace)
                 var container = container()
                 try write(heldPlace, into: &container)
             }
@@ -230,12 +270,13 @@ final class SpecWriter: Encoder {
         // An empty object the spec writes is written too, as a reader of its own (a 1.2 build
         // whose spec needs the object) expects it.
         let hasEntries =
-            place.entries.contains { if case .version = $0.entry { version != nil } else { true } }
+            place.values.contains { if case .version = $0 { version != nil } else { true } }
             || writesBesideSpec(at: place)
         guard hasEntries else {
             return
         }
         markWritten(place)
+        try checkKeyForms(at: place)
         var container =
             place === spec
             ? rootContainer ?? encoder.container(keyedBy: ForwardedKey.self)
@@ -253,7 +294,7 @@ final class SpecWriter: Encoder {
                 try body(key, .value(value))
             }
         }
-        for (key, entry) in place.entries {
+        for (key, entry) in zip(place.keys, place.values) {
             switch entry {
             case .value(let value): try body(key, .value(value))
             case .version: if let version { try body(key, .value(version)) }
@@ -278,7 +319,7 @@ final class SpecWriter: Encoder {
                 try container.encode(value, forKey: ForwardedKey(stringValue: key))
             }
         }
-        for (key, entry) in place.entries {
+        for (key, entry) in zip(place.keys, place.values) {
             switch entry {
             case .version:
                 if let version { try container.encode(version, forKey: ForwardedKey(stringValue: key)) }
