@@ -43,7 +43,10 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
             merged[key] = .value(value)
         }
         writer.markWritten(place)
-        writer.forEachEntry(at: place) { merged[$0] = $1 }
+        // A kept field under a key the dictionary writes gives way to the entry.
+        writer.forEachEntry(at: place) { key, entry in
+            if strings[key] == nil { merged[key] = entry }
+        }
         return merged
     }
 }

@@ -102,7 +102,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// What the spec writes at `key`.
     private func role(of key: Key) -> SpecWritten.Entry? {
-        if writer.keyStrategy != nil {
+        if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
             writer.noteWritten(key.stringValue, at: place, isEntry: keysFromData)
         }
         return writer.role(of: key.stringValue, at: place)
@@ -299,7 +299,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// there is a clash, unless it is a `null` that gives way, since what is written through it
     /// is not seen here.
     private func watched(_ key: String) -> SpecWritten.Entry? {
-        if writer.keyStrategy != nil {
+        if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
             writer.noteWritten(key, at: place, isEntry: false)
         }
         let role = writer.role(of: key, at: place)

@@ -30,9 +30,13 @@ final class SpecWriter: Encoder {
     let valueType: any VersionedCodable.Type
     /// The oldest versions that may read and write the document, written beside the version
     /// when they are older than it.
-    @exclusivity(unchecked) var olderBuilds: (readableFrom: Int, writableFrom: Int)?
-    /// The fields of a newer document that this build did not read, written back at the root.
-    @exclusivity(unchecked) var unknownFields: [(key: String, value: UnknownValue)] = []
+    let olderBuilds: (readableFrom: Int, writableFrom: Int)?
+    /// The fields of a newer document that this build did not read, written back at the root
+    /// where the type writes no field of the same key.
+    let unknownFields: [(key: String, value: UnknownValue)]
+    /// The encoder's key strategy, where it changes keys and is known (see
+    /// ``checkKeyForms(at:)``).
+    let keyStrategy: JSONEncoder.KeyEncodingStrategy?
     @exclusivity(unchecked) private(set) var finding: Finding?
     /// Whether the spec's part of the root is written, and of which other objects: the root
     /// apart, so that the common encode allocates no list.
@@ -45,20 +49,28 @@ final class SpecWriter: Encoder {
     /// The root's container, as the type opened it, where the spec's part of the root is written
     /// rather than into a container opened again.
     @exclusivity(unchecked) private var rootContainer: KeyedEncodingContainer<ForwardedKey>?
-    /// The encoder's key strategy, where it changes keys and is known (see
-    /// ``checkKeyForms(at:)``).
-    @exclusivity(unchecked) var keyStrategy: JSONEncoder.KeyEncodingStrategy?
-    /// Under such a strategy, the keys the type wrote where the spec writes, with whether each is
-    /// a dictionary's entry.
+    /// The keys the type wrote where the spec writes, with whether each is a dictionary's entry:
+    /// noted only where they are compared, under a key strategy or beside kept fields.
     @exclusivity(unchecked) private var keysWritten: [(path: [String], key: String, isEntry: Bool)] = []
     /// The paths where the spec's `null` gave way to the type's value.
     @exclusivity(unchecked) private var gaveWay: [[String]] = []
 
-    init(base: any Encoder, spec: SpecWritten, version: Int?, valueType: any VersionedCodable.Type) {
+    init(
+        base: any Encoder,
+        spec: SpecWritten,
+        version: Int?,
+        valueType: any VersionedCodable.Type,
+        olderBuilds: (readableFrom: Int, writableFrom: Int)? = nil,
+        unknownFields: [(key: String, value: UnknownValue)] = [],
+        keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil
+    ) {
         self.base = base
         self.spec = spec
         self.version = version
         self.valueType = valueType
+        self.olderBuilds = olderBuilds
+        self.unknownFields = unknownFields
+        self.keyStrategy = keyStrategy
     }
 
     var codingPath: [any CodingKey] { base.codingPath }
@@ -105,9 +117,18 @@ final class SpecWriter: Encoder {
         place.has(key) || !unknownFields.isEmpty || olderBuilds != nil || keyStrategy != nil
     }
 
-    /// Notes a key the type writes at `place`, under a key strategy that changes keys.
+    /// Notes a key the type writes at `place`, where it is compared later: under a key strategy
+    /// that changes keys, and at the root beside kept fields, which a key the type writes wins
+    /// over (a field it writes but does not read).
     func noteWritten(_ key: String, at place: SpecWritten, isEntry: Bool) {
-        keysWritten.append((place.path, key, isEntry))
+        if keyStrategy != nil || (place === spec && !unknownFields.isEmpty) {
+            keysWritten.append((place.path, key, isEntry))
+        }
+    }
+
+    /// The kept fields that the type did not write itself.
+    private var keptFields: some Sequence<(key: String, value: UnknownValue)> {
+        unknownFields.lazy.filter { kept in !self.keysWritten.contains { $0.path.isEmpty && $0.key == kept.key } }
     }
 
     /// Throws where the key strategy writes a key the type wrote at `place` as one the spec
@@ -139,10 +160,6 @@ final class SpecWriter: Encoder {
     /// What the spec writes at `key` of `place` in this encode, if anything: the keys beside the
     /// version that say which older builds may read and write among them, when they are written.
     func role(of key: String, at place: SpecWritten) -> SpecWritten.Entry? {
-        if !unknownFields.isEmpty, place === spec {
-            // A key the type writes wins over a kept one (a field it writes but does not read).
-            unknownFields.removeAll { $0.key == key }
-        }
         switch place.entry(key) {
         case .version?: return .value(version)
         case let entry?: return entry
@@ -290,7 +307,7 @@ final class SpecWriter: Encoder {
     /// oldest versions that may read and write the document.
     func forEachEntry(at place: SpecWritten, _ body: (String, MergedEntry) throws -> Void) rethrows {
         if place === spec {
-            for (key, value) in unknownFields {
+            for (key, value) in keptFields {
                 try body(key, .value(value))
             }
         }
@@ -315,7 +332,7 @@ final class SpecWriter: Encoder {
     /// path).
     func write(_ place: SpecWritten, into container: inout KeyedEncodingContainer<ForwardedKey>) throws {
         if place === spec {
-            for (key, value) in unknownFields {
+            for (key, value) in keptFields {
                 try container.encode(value, forKey: ForwardedKey(stringValue: key))
             }
         }

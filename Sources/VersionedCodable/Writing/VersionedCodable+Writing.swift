@@ -92,8 +92,14 @@ extension VersionedCodable {
         atRoot: Bool = false,
         keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil
     ) throws {
-        let writer = try makeWriter(value, asVersion: version, to: encoder, newer: newer, atRoot: atRoot)
-        writer.keyStrategy = keyStrategy
+        let writer = try makeWriter(
+            value,
+            asVersion: version,
+            to: encoder,
+            newer: newer,
+            atRoot: atRoot,
+            keyStrategy: keyStrategy
+        )
         do {
             if keyStrategy != nil, value is any DictionaryAtPlace {
                 try writeDictionary(value, by: writer, to: encoder)
@@ -130,7 +136,8 @@ extension VersionedCodable {
         asVersion version: Int?,
         to encoder: any Encoder,
         newer: NewerDocument?,
-        atRoot: Bool
+        atRoot: Bool,
+        keyStrategy: JSONEncoder.KeyEncodingStrategy?
     ) throws -> SpecWriter {
         if !atRoot {
             let codingPath = encoder.codingPath
@@ -153,13 +160,16 @@ extension VersionedCodable {
             VersionSpec.self == VersionKeyAtRootVersionPathSpec.self
             ? VersionKeyAtRootVersionPathSpec.written
             : try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
-        let writer = SpecWriter(base: encoder, spec: spec, version: version, valueType: Self.self)
-        if let newer {
-            writer.olderBuilds = (newer.readableFrom, newer.writableFrom)
-            writer.unknownFields = newer.unknownFields
-        } else if compatibility != .incompatible, version == Self.version {
-            writer.olderBuilds = olderBuilds
-        }
+        let writer = SpecWriter(
+            base: encoder,
+            spec: spec,
+            version: version,
+            valueType: Self.self,
+            olderBuilds: newer.map { ($0.readableFrom, $0.writableFrom) }
+                ?? (compatibility != .incompatible && version == Self.version ? olderBuilds : nil),
+            unknownFields: newer?.unknownFields ?? [],
+            keyStrategy: keyStrategy
+        )
         if writer.olderBuilds != nil, writer.versionPaths.isEmpty {
             let reason =
                 "keeps the version where no integer it writes is the version, so the older builds "
