@@ -227,10 +227,12 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         // A key the spec does not write goes straight on: an optional part of a tree of parts
         // takes this path on every level, whose stack the nesting limit counts.
-        guard writer.isWatched(key.stringValue, at: place), role(of: key) != nil else {
-            return try base.encodeIfPresent(value, forKey: ForwardedKey(key))
+        if writer.isWatched(key.stringValue, at: place) {
+            return try encodeOptional(value, key)
         }
-        try encodeOptional(value, key)
+        if let value {
+            try base.encode(value, forKey: ForwardedKey(key))
+        }
     }
 
     private mutating func encodeOptional<T: Encodable>(_ value: T?, _ key: Key) throws {
