@@ -41,11 +41,6 @@ final class SpecWritten {
         }
     }
 
-    /// Whether the spec writes something at `key` here: asked of every key the type writes here.
-    func has(_ key: String) -> Bool {
-        keys.contains(key)
-    }
-
     func entry(_ key: String) -> Entry? {
         keys.firstIndex(of: key).map { values[$0] }
     }

@@ -92,10 +92,24 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// of a value under a key the spec writes.
     private var keysFromData: Bool { keysComeFromData(Key.self) }
 
+    /// The keys the spec writes here, and whether every key needs a look anyway (under a key
+    /// strategy, beside kept fields or older builds' versions): what each key is asked first.
+    private let specKeys: [String]
+    private let watchesEveryKey: Bool
+
     init(base: KeyedEncodingContainer<ForwardedKey>, place: SpecWritten, writer: SpecWriter) {
         self.base = base
         self.place = place
         self.writer = writer
+        specKeys = place.keys
+        watchesEveryKey = !writer.unknownFields.isEmpty || writer.olderBuilds != nil || writer.keyStrategy != nil
+    }
+
+    /// Whether anything is written at `key` besides what the type writes: the first question
+    /// for every key the type writes here, which most keys answer with no.
+    @inline(__always)
+    private func isWatched(_ key: String) -> Bool {
+        watchesEveryKey || specKeys.contains(key)
     }
 
     var codingPath: [any CodingKey] { base.codingPath }
@@ -116,7 +130,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// Whether `value`, a single value written at `key`, goes to the real encoder.
     private func passes<T>(_ value: T, at key: Key, isNil: Bool = false) throws -> Bool {
-        guard writer.isWatched(key.stringValue, at: place) else {
+        guard isWatched(key.stringValue) else {
             return true
         }
         switch role(of: key) {
@@ -160,7 +174,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     @inline(__always)
     private func pass<T>(_ value: T, _ key: Key) throws -> ForwardedKey? {
         let forwarded = ForwardedKey(key)
-        guard writer.isWatched(forwarded.stringValue, at: place) else {
+        guard isWatched(forwarded.stringValue) else {
             return forwarded
         }
         return try passes(value, at: key) ? forwarded : nil
@@ -227,7 +241,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         // A key the spec does not write goes straight on: an optional part of a tree of parts
         // takes this path on every level, whose stack the nesting limit counts.
-        if writer.isWatched(key.stringValue, at: place) {
+        if isWatched(key.stringValue) {
             return try encodeOptional(value, key)
         }
         if let value {
@@ -249,7 +263,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        guard writer.isWatched(key.stringValue, at: place), case .object(let child)? = role(of: key) else {
+        guard isWatched(key.stringValue), case .object(let child)? = role(of: key) else {
             if try passes(value, at: key) {
                 try base.encode(value, forKey: ForwardedKey(key))
             }

@@ -111,12 +111,6 @@ final class SpecWriter: Encoder {
         declaration?.path == place.path || (place === spec && !unknownFields.isEmpty)
     }
 
-    /// Whether anything is written at `key` of `place` besides what the type writes: the first
-    /// question for every key the type writes there, which most keys answer with no.
-    func isWatched(_ key: String, at place: SpecWritten) -> Bool {
-        place.has(key) || !unknownFields.isEmpty || olderBuilds != nil || keyStrategy != nil
-    }
-
     /// Notes a key the type writes at `place`, where it is compared later: under a key strategy
     /// that changes keys, and at the root beside kept fields, which a key the type writes wins
     /// over (a field it writes but does not read).
