@@ -213,4 +213,16 @@ struct HandWrittenKeyTypesTests {
             }
         }
     }
+
+    @Test("An integer a dictionary's own encoding writes under the version's key is refused, never a mirror")
+    func dictionaryIntegerAtVersionStaysRefused() throws {
+        for (_, encode) in VersionPathSpecTests.encoders() {
+            #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
+                try KeyStrategyClashTests.Outline<String>(["version": 7, "a": 1]).encodeTransparently(using: encode)
+            }
+            #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
+                try KeyStrategyClashTests.Tabulated(rows: ["version": 7]).encodeTransparently(using: encode)
+            }
+        }
+    }
 }
