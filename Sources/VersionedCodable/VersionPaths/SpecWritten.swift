@@ -4,9 +4,9 @@
 /// Made for one encode by ``SpecRecorder`` and only read after that, or the default spec's
 /// constant (see ``VersionKeyAtRootVersionPathSpec``).
 final class SpecWritten {
-    // Its stored properties skip dynamic exclusivity checks, which every field read or written
-    // would pay: an instance serves the one decode or encode that made it, whose accesses never
-    // overlap, and the default spec's constant places are only read.
+    // What every encode reads skips dynamic exclusivity checks, which each read would pay: an
+    // instance serves the one encode that recorded it, whose accesses never overlap, and the
+    // default spec's constant is only read. What only recording touches keeps its checks.
     enum Entry {
         case value(any Encodable)
         /// The version being written, as the default spec writes it: nothing for `nil`.
@@ -21,10 +21,10 @@ final class SpecWritten {
     @exclusivity(unchecked) private(set) var keys: [String]
     @exclusivity(unchecked) private(set) var values: [Entry]
     /// Whether the spec opened a keyed container here, so that what it wrote here is an object.
-    @exclusivity(unchecked) var opened = false
+    var opened = false
     /// What makes the spec's part impossible to merge into a document, found while recording:
     /// kept at the root.
-    @exclusivity(unchecked) var problem: String?
+    var problem: String?
 
     init(path: [String], _ entries: [(key: String, entry: Entry)] = []) {
         self.path = path

@@ -20,9 +20,9 @@ final class SpecWriter: Encoder {
     }
 
     let base: any Encoder
-    // Its stored properties skip dynamic exclusivity checks, which every field read or written
-    // would pay: an instance serves the one decode or encode that made it, whose accesses never
-    // overlap, and the default spec's constant places are only read.
+    // What it is made with is constant. Of what it notes during the encode, what every encode
+    // touches skips dynamic exclusivity checks, which each access would pay: an instance serves
+    // the one encode that made it, whose accesses never overlap. The rest keeps its checks.
     /// What the spec writes in this encode.
     let spec: SpecWritten
     let version: Int?
@@ -41,7 +41,7 @@ final class SpecWriter: Encoder {
     /// Whether the spec's part of the root is written, and of which other objects: the root
     /// apart, so that the common encode allocates no list.
     @exclusivity(unchecked) private var rootIsWritten = false
-    @exclusivity(unchecked) private var written: [ObjectIdentifier] = []
+    private var written: [ObjectIdentifier] = []
     /// The objects the type opened with `nestedContainer` or `superEncoder`, and how to reach
     /// them: the spec's part is written there when the enclosing object is done.
     @exclusivity(unchecked) private var held:
@@ -51,9 +51,9 @@ final class SpecWriter: Encoder {
     @exclusivity(unchecked) private var rootContainer: KeyedEncodingContainer<ForwardedKey>?
     /// The keys the type wrote where the spec writes, with whether each is a dictionary's entry:
     /// noted only where they are compared, under a key strategy or beside kept fields.
-    @exclusivity(unchecked) private var keysWritten: [(path: [String], key: String, isEntry: Bool)] = []
+    private var keysWritten: [(path: [String], key: String, isEntry: Bool)] = []
     /// The paths where the spec's `null` gave way to the type's value.
-    @exclusivity(unchecked) private var gaveWay: [[String]] = []
+    private var gaveWay: [[String]] = []
 
     init(
         base: any Encoder,
@@ -325,7 +325,7 @@ final class SpecWriter: Encoder {
     /// through the coder's own method for its type (the version through the typed one, its fast
     /// path).
     func write(_ place: SpecWritten, into container: inout KeyedEncodingContainer<ForwardedKey>) throws {
-        if place === spec {
+        if place === spec, !unknownFields.isEmpty {
             for (key, value) in keptFields {
                 try container.encode(value, forKey: ForwardedKey(stringValue: key))
             }
