@@ -97,29 +97,38 @@ struct WritesWhereTheSpecWritesTests {
         _ probe: Probe<Key, Spec>,
         _ name: String,
         encode: (any Encodable) throws -> Data,
-        object: (Data) throws -> Any
+        object: (Data) throws -> Any,
+        keyForm: (String) -> String
     ) throws {
         let versionPath = Spec.self == MetadataVersionSpec.self ? ["_metadata", "version"] : ["version"]
+        // The spec's keys inside a dictionary written as a value are written as they are, as the
+        // dictionary's own keys are.
+        let inDictionary =
+            probe.shape == .dictionary && probe.path.count < versionPath.count
+            && versionPath.starts(with: probe.path)
+        let writtenPath =
+            inDictionary
+            ? probe.path.map(keyForm) + versionPath.dropFirst(probe.path.count) : versionPath.map(keyForm)
         let written: Data
         do {
             written = try probe.encodeTransparently(using: encode)
         } catch is VersionedEncodingError, is EncodingError {
             return
         }
-        let document = removing(versionPath, from: try object(written) as! [String: Any])
+        let document = removing(writtenPath, from: try object(written) as! [String: Any])
         try SpecTruth.check(document.value as? Int, 2, "\(name): the version")
         var expected = try object(encode(Plain(probe: probe))) as! [String: Any]
         if probe.shape == .null, probe.path.count < versionPath.count, versionPath.starts(with: probe.path) {
             // A `null` where the spec needs an object holds nothing: the spec's object takes its
             // place (an optional header that is `nil`).
-            expected = removing(probe.path, from: expected).object
+            expected = removing(probe.path.map(keyForm), from: expected).object
         }
         if probe.path == versionPath {
             // An integer or nothing there mirrors the version; anything else was refused.
             guard probe.shape == .integer || probe.shape == .null else {
                 throw SpecTruth.Mismatch("\(name): the type's \(probe.shape) was replaced by the version")
             }
-            expected = removing(versionPath, from: expected).object
+            expected = removing(writtenPath, from: expected).object
         }
         try SpecTruth.check(
             document.object as NSDictionary,
@@ -131,17 +140,25 @@ struct WritesWhereTheSpecWritesTests {
     static func checkAll() throws {
         let snake = JSONEncoder()
         snake.keyEncodingStrategy = .convertToSnakeCase
+        // Names every key as a Swift type does, `Version` for `version`: the spec's keys too.
+        let capitalized = JSONEncoder()
+        capitalized.keyEncodingStrategy = .custom { path in
+            let key = path.last!.stringValue
+            return HandWrittenKeyTypesTests.AnyKey(key.prefix(1).uppercased() + key.dropFirst())
+        }
         let xml = PropertyListEncoder()
         xml.outputFormat = .xml
         let binary = PropertyListEncoder()
         binary.outputFormat = .binary
         let json: (Data) throws -> Any = { try JSONSerialization.jsonObject(with: $0) }
         let plist: (Data) throws -> Any = { try PropertyListSerialization.propertyList(from: $0, format: nil) }
-        let coders: [(String, (any Encodable) throws -> Data, (Data) throws -> Any)] = [
-            ("json", { try JSONEncoder().encode($0) }, json),
-            ("json snake case", { try snake.encode($0) }, json),
-            ("xml plist", { try xml.encode($0) }, plist),
-            ("binary plist", { try binary.encode($0) }, plist),
+        let asGiven: (String) -> String = { $0 }
+        let coders: [(String, (any Encodable) throws -> Data, (Data) throws -> Any, (String) -> String)] = [
+            ("json", { try JSONEncoder().encode($0) }, json, asGiven),
+            ("json snake case", { try snake.encode($0) }, json, asGiven),
+            ("json capitalized", { try capitalized.encode($0) }, json, { $0.prefix(1).uppercased() + $0.dropFirst() }),
+            ("xml plist", { try xml.encode($0) }, plist, asGiven),
+            ("binary plist", { try binary.encode($0) }, plist, asGiven),
         ]
         let open: @Sendable (String) -> HandWrittenKeyTypesTests.AnyKey = { HandWrittenKeyTypesTests.AnyKey($0) }
         let closed: @Sendable (String) -> HandWrittenKeyTypesTests.ClosedKey = {
@@ -152,42 +169,60 @@ struct WritesWhereTheSpecWritesTests {
             }
         }
         let enumKey: @Sendable (String) -> EnumKey = { EnumKey(stringValue: $0)! }
-        for (coder, encode, object) in coders {
+        for (coder, encode, object, keyForm) in coders {
             for path in [["version"], ["_metadata"], ["_metadata", "version"]] {
                 for shape in Shape.allCases {
                     let name = "\(coder), \(shape) at \(path.joined(separator: "."))"
                     let enumKeys = Probe<EnumKey, MetadataVersionSpec>(path: path, shape: shape, key: enumKey)
-                    try check(enumKeys, "enum keys, \(name)", encode: encode, object: object)
+                    try check(enumKeys, "enum keys, \(name)", encode: encode, object: object, keyForm: keyForm)
                     let openKeys = Probe<HandWrittenKeyTypesTests.AnyKey, MetadataVersionSpec>(
                         path: path,
                         shape: shape,
                         key: open
                     )
-                    try check(openKeys, "open keys, \(name)", encode: encode, object: object)
+                    try check(openKeys, "open keys, \(name)", encode: encode, object: object, keyForm: keyForm)
                     let closedKeys = Probe<HandWrittenKeyTypesTests.ClosedKey, MetadataVersionSpec>(
                         path: path,
                         shape: shape,
                         key: closed
                     )
-                    try check(closedKeys, "closed keys, \(name)", encode: encode, object: object)
+                    try check(closedKeys, "closed keys, \(name)", encode: encode, object: object, keyForm: keyForm)
                     let atRoot = Probe<HandWrittenKeyTypesTests.ClosedKey, VersionKeyAtRootVersionPathSpec>(
                         path: path,
                         shape: shape,
                         key: closed
                     )
-                    try check(atRoot, "closed keys, version at the root, \(name)", encode: encode, object: object)
+                    try check(
+                        atRoot,
+                        "closed keys, version at the root, \(name)",
+                        encode: encode,
+                        object: object,
+                        keyForm: keyForm
+                    )
                     let openAtRoot = Probe<HandWrittenKeyTypesTests.AnyKey, VersionKeyAtRootVersionPathSpec>(
                         path: path,
                         shape: shape,
                         key: open
                     )
-                    try check(openAtRoot, "open keys, version at the root, \(name)", encode: encode, object: object)
+                    try check(
+                        openAtRoot,
+                        "open keys, version at the root, \(name)",
+                        encode: encode,
+                        object: object,
+                        keyForm: keyForm
+                    )
                     let enumAtRoot = Probe<EnumKey, VersionKeyAtRootVersionPathSpec>(
                         path: path,
                         shape: shape,
                         key: enumKey
                     )
-                    try check(enumAtRoot, "enum keys, version at the root, \(name)", encode: encode, object: object)
+                    try check(
+                        enumAtRoot,
+                        "enum keys, version at the root, \(name)",
+                        encode: encode,
+                        object: object,
+                        keyForm: keyForm
+                    )
                 }
             }
         }
