@@ -65,30 +65,28 @@ extension JSONEncoder.KeyEncodingStrategy {
             return keys.map { convert(path + [ForwardedKey(stringValue: $0)]).stringValue }
         }
         // No public function says what the other strategies make of a key, but a plain encode of
-        // the keys with the strategy shows it: each key is written with its index.
+        // the keys with the strategy shows it: each in an object of its own, in order.
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = self
         guard let data = try? encoder.encode(KeyProbe(keys: keys)),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Int]
+            let objects = try? JSONSerialization.jsonObject(with: data) as? [[String: Int]],
+            objects.count == keys.count
         else {
             return keys
         }
-        var forms = keys
-        for (form, index) in object where forms.indices.contains(index) {
-            forms[index] = form
-        }
-        return forms
+        return zip(keys, objects).map { key, object in object.keys.first ?? key }
     }
 }
 
-/// Writes each key with its index.
+/// Writes each key in an object of its own, in an array.
 private struct KeyProbe: Encodable {
     let keys: [String]
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ForwardedKey.self)
-        for (index, key) in keys.enumerated() {
-            try container.encode(index, forKey: ForwardedKey(stringValue: key))
+        var objects = encoder.unkeyedContainer()
+        for key in keys {
+            var object = objects.nestedContainer(keyedBy: ForwardedKey.self)
+            try object.encode(0, forKey: ForwardedKey(stringValue: key))
         }
     }
 }

@@ -140,8 +140,9 @@ final class SpecWriter: Encoder {
         if let declaration, declaration.path == place.path {
             specKeys += [declaration.readable, declaration.writable]
         }
-        let specForms = keyStrategy.forms(of: specKeys, at: place.path)
-        for (own, form) in zip(written, keyStrategy.forms(of: written.map(\.key), at: place.path)) {
+        let forms = keyStrategy.forms(of: specKeys + written.map(\.key), at: place.path)
+        let specForms = forms.prefix(specKeys.count)
+        for (own, form) in zip(written, forms.dropFirst(specKeys.count)) {
             guard let index = specForms.firstIndex(of: form), specKeys[index] != own.key else {
                 continue
             }
