@@ -25,6 +25,7 @@ struct HandWrittenKeyTypesTests {
         static let count = ClosedKey("count")
         static let version = ClosedKey("version")
         static let metadata = ClosedKey("_metadata")
+        static let schema = ClosedKey("schema")
     }
 
     /// A key type that accepts any string, as hand-written coders often declare one.
@@ -222,6 +223,30 @@ struct HandWrittenKeyTypesTests {
             }
             #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
                 try KeyStrategyClashTests.Tabulated(rows: ["version": 7]).encodeTransparently(using: encode)
+            }
+        }
+    }
+
+    /// Writes its own string under the key where its spec writes a constant.
+    struct OwnSchema: VersionedCodable {
+        static let version: Int? = 7
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = ConstantSpec
+
+        init() {}
+        init(from decoder: any Decoder) throws {}
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: ClosedKey.self)
+            try container.encode(1, forKey: .count)
+            try container.encode("mine", forKey: .schema)
+        }
+    }
+
+    @Test("A value under a spec's constant with a closed key type is a clash, not overwritten")
+    func closedKeyAtSpecConstant() throws {
+        for (_, encode) in VersionPathSpecTests.encoders() {
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try OwnSchema().encodeTransparently(using: encode)
             }
         }
     }
