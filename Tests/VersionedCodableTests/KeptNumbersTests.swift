@@ -73,4 +73,37 @@ struct KeptNumbersTests {
             #expect(back.contains(#""x":\#(plain)"#), "\(beyond) came back as \(back)")
         }
     }
+
+    /// The newer build's version, with a `Double` under the key the older build keeps.
+    struct Measured: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        static let compatibility = ForwardCompatibility.compatible
+        typealias PreviousVersion = ChoreV2
+        var name: String
+        var done: Bool
+        var x: Double
+
+        init(from old: ChoreV2) {
+            name = old.name
+            done = old.done
+            x = 0
+        }
+    }
+
+    @Test(
+        "A number kept from a JSON document is written back as a number in a property list",
+        arguments: [SpecTruth.Format.xmlPlist, .binaryPlist]
+    )
+    func keptJSONNumberInPropertyLists(format: SpecTruth.Format) throws {
+        let header = #"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","done":true,"x":"#
+        // More digits than a Double holds: kept as a Decimal, whose own coding in a property
+        // list is a dictionary, not a number. Whether a coder writes a Decimal as a number is its
+        // own business, and no public API asks it; this stays open until one does.
+        let document = Data((header + "3.14159265358979323846}").utf8)
+        let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: document)
+        withKnownIssue("A kept Decimal is written in its keyed form by the property-list coders") {
+            let back = try format.readValue(Measured.self, try format.writePlain(read))
+            #expect(back.x == 3.141592653589793)
+        }
+    }
 }

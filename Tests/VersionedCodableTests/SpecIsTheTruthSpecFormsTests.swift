@@ -186,6 +186,42 @@ struct SpecIsTheTruthSpecFormsTests {
         }
     }
 
+    /// Puts the version 600 objects down, deeper than a spec may nest.
+    struct BottomlessSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.a.version }
+        var a: SpecTruth.DeepLevel
+
+        init(withVersion version: Int?) {
+            var level = SpecTruth.DeepLevel.leaf(version)
+            for _ in 1..<600 {
+                level = .level(level)
+            }
+            a = level
+        }
+    }
+
+    struct Bottomless: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = BottomlessSpec
+        var name: String
+    }
+
+    /// Runs in a child process: a regression that overflows the stack fails this test only.
+    @Test("A spec that nests deeper than a spec may is refused with a reason, not followed")
+    func specTooDeep() async {
+        await #expect(processExitsWith: .success) {
+            SpecTruth.endChildProcess {
+                do {
+                    _ = try JSONEncoder().encode(versioned: Bottomless(name: "n"))
+                    throw SpecTruth.Mismatch("written")
+                } catch VersionedDecodingError.invalidVersionChain(.unsupportedSpec(_, let reason)) {
+                    try SpecTruth.check(reason.contains("nests objects more than"), true, "the reason: \(reason)")
+                }
+            }
+        }
+    }
+
     @Test("A document that is no object reads as the nil version through a lenient spec", arguments: Format.allCases)
     func nonObjectLegacyDocuments(format: Format) throws {
         for (legacy, lines) in [("hello", ["hello"]), (["a", "b"], ["a", "b"])] as [(Any, [String])] {

@@ -17,10 +17,12 @@ extension JSONEncoder {
     /// - Throws: ``VersionedEncodingError/typeHasClashingVersionField`` when the type writes its
     ///   own value where the version goes, and any error the type's encoding throws.
     public func encode(versioned value: any VersionedCodable) throws -> Data {
-        let versionsToWrite = VersionsToWrite.listed(in: userInfo)
-        return try VersionedEncodingError.unwrapping {
-            try encode(VersionedRoot(value: value, versionsToWrite: versionsToWrite))
-        }
+        let root = VersionedRoot(
+            value: value,
+            versionsToWrite: VersionsToWrite.listed(in: userInfo),
+            keyStrategy: keyEncodingStrategy.changingKeys
+        )
+        return try VersionedEncodingError.unwrapping { try encode(root) }
     }
 
     /// Encodes a versioned value as an older version of its type, for readers that only know
@@ -40,6 +42,51 @@ extension JSONEncoder {
     /// - Throws: ``VersionedEncodingError`` when the version is not in the chain, a step has no
     ///   downgrade or cannot represent the value, and any error the type's encoding throws.
     public func encode(versioned value: any VersionedCodable, asVersion version: Int?) throws -> Data {
-        try VersionedEncodingError.unwrapping { try encode(VersionedRoot(value: value, version: version)) }
+        try VersionedEncodingError.unwrapping {
+            try encode(VersionedRoot(value: value, version: version, keyStrategy: keyEncodingStrategy.changingKeys))
+        }
+    }
+}
+
+// Where the spec writes, a key of the type's that the strategy writes as one of the spec's keys
+// would be replaced by it: the writer compares what the strategy makes of both (see
+// `SpecWriter.checkKeyForms(at:)`). Only `encode(versioned:)` knows the strategy; a part inside
+// a document, or a document written through `encodeTransparently`, compares keys as given.
+extension JSONEncoder.KeyEncodingStrategy {
+    /// The strategy, if it changes keys.
+    var changingKeys: Self? {
+        if case .useDefaultKeys = self { nil } else { self }
+    }
+
+    /// `keys` as the strategy writes them in an object at `path`.
+    func forms(of keys: [String], at path: [String]) -> [String] {
+        if case .custom(let convert) = self {
+            let path = path.map { ForwardedKey(stringValue: $0) }
+            return keys.map { convert(path + [ForwardedKey(stringValue: $0)]).stringValue }
+        }
+        // No public function says what the other strategies make of a key, but a plain encode of
+        // the keys with the strategy shows it: each in an object of its own, in order.
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = self
+        guard let data = try? encoder.encode(KeyProbe(keys: keys)),
+            let objects = try? JSONSerialization.jsonObject(with: data) as? [[String: Int]],
+            objects.count == keys.count
+        else {
+            return keys
+        }
+        return zip(keys, objects).map { key, object in object.keys.first ?? key }
+    }
+}
+
+/// Writes each key in an object of its own, in an array.
+private struct KeyProbe: Encodable {
+    let keys: [String]
+
+    func encode(to encoder: any Encoder) throws {
+        var objects = encoder.unkeyedContainer()
+        for key in keys {
+            var object = objects.nestedContainer(keyedBy: ForwardedKey.self)
+            try object.encode(0, forKey: ForwardedKey(stringValue: key))
+        }
     }
 }

@@ -35,7 +35,7 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
             return Following(value: self, place: place, writer: writer)
         }
         // Written as the coder writes a `[String: …]`, keys as they are, the spec's among them.
-        var merged = [String: MergedEntry](minimumCapacity: count + place.entries.count)
+        var merged = [String: MergedEntry](minimumCapacity: count + place.keys.count)
         for (key, value) in strings {
             if writer.role(of: key, at: place) != nil {
                 throw writer.refuse(.entry(path: place.path + [key]))
@@ -43,7 +43,10 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
             merged[key] = .value(value)
         }
         writer.markWritten(place)
-        writer.forEachEntry(at: place) { merged[$0] = $1 }
+        // A kept field under a key the dictionary writes gives way to the entry.
+        writer.forEachEntry(at: place) { key, entry in
+            if strings[key] == nil { merged[key] = entry }
+        }
         return merged
     }
 }

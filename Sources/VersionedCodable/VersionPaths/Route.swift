@@ -43,9 +43,13 @@ func isSingleValue(_ type: Any.Type) -> Bool {
         || type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type
 }
 
-/// Whether a keyed container's keys come from data rather than from a type's `CodingKeys`: its
-/// key type accepts any string, as a dictionary's does. Synthesized keys accept only their
-/// cases' names.
+/// Whether the values a keyed container writes are a dictionary's entries rather than a type's
+/// fields: its key type accepts any string, as the key type of a dictionary's own encoding does.
+///
+/// Asked only of a value written under a key the spec writes, to tell a dictionary the type
+/// hands its encoder to (`try counts.encode(to: encoder)`) from the type's own field, which
+/// nothing else the encoder sees tells apart: an entry is never a mirror of the version. A
+/// container or super encoder opened under such a key is never an entry, whatever its key type.
 func keysComeFromData<Key: CodingKey>(_ type: Key.Type) -> Bool {
     Key(stringValue: "\u{1}not a declared key\u{1}") != nil
 }

@@ -22,11 +22,7 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
     ///   be merged into a document, and whatever the spec's encoding throws.
     static func record(_ spec: some VersionPathSpec, userInfo: [CodingUserInfoKey: Any]) throws -> SpecWritten {
         let root = SpecWritten(path: [])
-        do {
-            try spec.encode(to: SpecRecorder(node: root, root: root, userInfo: userInfo))
-        } catch  where root.problem != nil {
-            // Stopped where it nests too deep: the problem is the error.
-        }
+        try spec.encode(to: SpecRecorder(node: root, root: root, userInfo: userInfo))
         if let problem = root.problem {
             throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(type(of: spec), reason: problem))
         }
@@ -79,8 +75,9 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encodeNil(forKey key: Key) throws { recorder.node.set(key.stringValue, .value(Int?.none)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if recorder.node.path.count >= SpecRecorder.maximumDepth {
+            // Not followed: the recording is refused with the problem once the spec is done.
             recorder.root.problem = "nests objects more than \(SpecRecorder.maximumDepth) deep"
-            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: recorder.root.problem!))
+            return
         }
         recorder.node.set(key.stringValue, try recorder.entry(for: value, at: key.stringValue))
     }

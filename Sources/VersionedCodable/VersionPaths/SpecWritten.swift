@@ -4,9 +4,9 @@
 /// Made for one encode by ``SpecRecorder`` and only read after that, or the default spec's
 /// constant (see ``VersionKeyAtRootVersionPathSpec``).
 final class SpecWritten {
-    // Its stored properties skip dynamic exclusivity checks, which every field read or written
-    // would pay: an instance serves the one decode or encode that made it, whose accesses never
-    // overlap, and the default spec's constant places are only read.
+    // What every encode reads skips dynamic exclusivity checks, which each read would pay: an
+    // instance serves the one encode that recorded it, whose accesses never overlap, and the
+    // default spec's constant is only read. What only recording touches keeps its checks.
     enum Entry {
         case value(any Encodable)
         /// The version being written, as the default spec writes it: nothing for `nil`.
@@ -16,28 +16,33 @@ final class SpecWritten {
 
     /// The keys from the root to this object.
     let path: [String]
-    @exclusivity(unchecked) private(set) var entries: [(key: String, entry: Entry)]
+    /// The keys the spec wrote here, in order, and what it wrote under each: kept apart, so that
+    /// the type's keys are looked up among the spec's without copying an entry.
+    @exclusivity(unchecked) private(set) var keys: [String]
+    @exclusivity(unchecked) private(set) var values: [Entry]
     /// Whether the spec opened a keyed container here, so that what it wrote here is an object.
-    @exclusivity(unchecked) var opened = false
+    var opened = false
     /// What makes the spec's part impossible to merge into a document, found while recording:
     /// kept at the root.
-    @exclusivity(unchecked) var problem: String?
+    var problem: String?
 
     init(path: [String], _ entries: [(key: String, entry: Entry)] = []) {
         self.path = path
-        self.entries = entries
+        keys = entries.map(\.key)
+        values = entries.map(\.entry)
     }
 
     func set(_ key: String, _ entry: Entry) {
-        if let index = entries.firstIndex(where: { $0.key == key }) {
-            entries[index].entry = entry
+        if let index = keys.firstIndex(of: key) {
+            values[index] = entry
         } else {
-            entries.append((key, entry))
+            keys.append(key)
+            values.append(entry)
         }
     }
 
     func entry(_ key: String) -> Entry? {
-        entries.first { $0.key == key }?.entry
+        keys.firstIndex(of: key).map { values[$0] }
     }
 
     /// The object at `key`, made if the spec has not written one there yet.
@@ -54,7 +59,7 @@ final class SpecWritten {
     /// The paths, depth first in the order the spec wrote them, of the integers here and below,
     /// with their values.
     func integers() -> [(path: [String], value: Int)] {
-        entries.flatMap { key, entry -> [(path: [String], value: Int)] in
+        zip(keys, values).flatMap { key, entry -> [(path: [String], value: Int)] in
             switch entry {
             case .object(let child): return child.integers()
             case .value(let value): return integer(value).map { [(path + [key], $0)] } ?? []
@@ -68,7 +73,7 @@ final class SpecWritten {
 extension SpecWritten: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ForwardedKey.self)
-        for (key, entry) in entries {
+        for (key, entry) in zip(keys, values) {
             switch entry {
             case .value(let value): try container.encode(value, forKey: ForwardedKey(stringValue: key))
             case .object(let child): try container.encode(child, forKey: ForwardedKey(stringValue: key))

@@ -88,33 +88,59 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var base: KeyedEncodingContainer<ForwardedKey>
     let place: SpecWritten
     let writer: SpecWriter
-    /// Whether the keys come from data, so that each is an entry rather than a field.
-    let keysFromData = keysComeFromData(Key.self)
+    /// Whether the keys come from data, so that each is an entry rather than a field: asked only
+    /// of a value under a key the spec writes.
+    private var keysFromData: Bool { keysComeFromData(Key.self) }
+
+    /// The keys the spec writes here, and whether every key needs a look anyway (under a key
+    /// strategy, beside kept fields or older builds' versions): what each key is asked first.
+    private let specKeys: [String]
+    private let watchesEveryKey: Bool
 
     init(base: KeyedEncodingContainer<ForwardedKey>, place: SpecWritten, writer: SpecWriter) {
         self.base = base
         self.place = place
         self.writer = writer
+        specKeys = place.keys
+        watchesEveryKey = !writer.unknownFields.isEmpty || writer.olderBuilds != nil || writer.keyStrategy != nil
+    }
+
+    /// Whether anything is written at `key` besides what the type writes: the first question
+    /// for every key the type writes here, which most keys answer with no.
+    @inline(__always)
+    private func isWatched(_ key: String) -> Bool {
+        watchesEveryKey || specKeys.contains(key)
     }
 
     var codingPath: [any CodingKey] { base.codingPath }
 
-    /// What the spec writes at `key`, with an entry there refused.
-    private func role(of key: Key) throws -> SpecWritten.Entry? {
-        let role = writer.role(of: key.stringValue, at: place)
-        if role != nil, keysFromData {
-            throw writer.refuse(.entry(path: place.path + [key.stringValue]))
+    /// What the spec writes at `key`.
+    private func role(of key: Key) -> SpecWritten.Entry? {
+        if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
+            writer.noteWritten(key.stringValue, at: place, isEntry: keysFromData)
         }
-        return role
+        return writer.role(of: key.stringValue, at: place)
+    }
+
+    /// The finding for a value the type writes at `path`, where the spec writes a value: an
+    /// entry, when the keys come from data (see ``keysComeFromData(_:)``), or the type's own field.
+    private func clash(at path: [String]) -> SpecWriter.Finding {
+        keysFromData ? .entry(path: path) : .clash(path: path, atVersion: writer.isVersion(path))
     }
 
     /// Whether `value`, a single value written at `key`, goes to the real encoder.
     private func passes<T>(_ value: T, at key: Key, isNil: Bool = false) throws -> Bool {
-        switch try role(of: key) {
+        guard isWatched(key.stringValue) else {
+            return true
+        }
+        switch role(of: key) {
         case nil:
             return true
         case .value(let spec)?:
             let path = place.path + [key.stringValue]
+            if keysFromData {
+                throw writer.refuse(.entry(path: path))
+            }
             // A copy of what the spec writes there is left out, since the spec writes it.
             if isSame(value, spec) {
                 return false
@@ -144,6 +170,56 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if try passes(Int?.none, at: key, isNil: true) { try base.encodeNil(forKey: ForwardedKey(key)) }
     }
 
+    // The coder's typed methods are its fast path: its generic method would find the type again.
+    @inline(__always)
+    private func pass<T>(_ value: T, _ key: Key) throws -> ForwardedKey? {
+        let forwarded = ForwardedKey(key)
+        guard isWatched(forwarded.stringValue) else {
+            return forwarded
+        }
+        return try passes(value, at: key) ? forwarded : nil
+    }
+    mutating func encode(_ v: Bool, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: String, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: Double, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: Float, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: Int, forKey k: Key) throws { if let k = try pass(v, k) { try base.encode(v, forKey: k) } }
+    mutating func encode(_ v: Int8, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: Int16, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: Int32, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: Int64, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: UInt, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: UInt8, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: UInt16, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: UInt32, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+    mutating func encode(_ v: UInt64, forKey k: Key) throws {
+        if let k = try pass(v, k) { try base.encode(v, forKey: k) }
+    }
+
     // A `nil` written with `encodeIfPresent` writes nothing, but tells the property's type: a
     // property that is not an integer where the version goes would not read the version back,
     // so it is a clash even while it is `nil` (an integer's `nil` mirrors a `nil` version); and
@@ -162,24 +238,32 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, key) }
     mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, key) }
     mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, key) }
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try encodeOptional(value, key) }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        // A key the spec does not write goes straight on: an optional part of a tree of parts
+        // takes this path on every level, whose stack the nesting limit counts.
+        if isWatched(key.stringValue) {
+            return try encodeOptional(value, key)
+        }
+        if let value {
+            try base.encode(value, forKey: ForwardedKey(key))
+        }
+    }
 
     private mutating func encodeOptional<T: Encodable>(_ value: T?, _ key: Key) throws {
         if let value {
             return try encode(value, forKey: key)
         }
-        guard case .value? = try role(of: key) else {
+        guard case .value? = role(of: key) else {
             return
         }
         let path = place.path + [key.stringValue]
-        let atVersion = writer.isVersion(path)
-        if !atVersion || !(innermostWrappedType(of: T.self) is any BinaryInteger.Type) {
-            throw writer.refuse(.clash(path: path, atVersion: atVersion))
+        if keysFromData || !writer.isVersion(path) || !(innermostWrappedType(of: T.self) is any BinaryInteger.Type) {
+            throw writer.refuse(clash(at: path))
         }
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        guard case .object(let child)? = try role(of: key) else {
+        guard isWatched(key.stringValue), case .object(let child)? = role(of: key) else {
             if try passes(value, at: key) {
                 try base.encode(value, forKey: ForwardedKey(key))
             }
@@ -231,19 +315,18 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// there is a clash, unless it is a `null` that gives way, since what is written through it
     /// is not seen here.
     private func watched(_ key: String) -> SpecWritten.Entry? {
+        if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
+            writer.noteWritten(key, at: place, isEntry: false)
+        }
         let role = writer.role(of: key, at: place)
         let path = place.path + [key]
         switch role {
         case .value?, .version?:
             if !writer.givesWay(role!, at: path) {
-                writer.note(keysFromData ? .entry(path: path) : .clash(path: path, atVersion: writer.isVersion(path)))
+                writer.note(.clash(path: path, atVersion: writer.isVersion(path)))
             }
             return nil
         case .object?:
-            if keysFromData {
-                writer.note(.entry(path: path))
-                return nil
-            }
             return role
         case nil:
             return nil

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes a versioned value with its spec merged in: the encoder the value writes its root
 /// into, and the state of that one encode.
 ///
@@ -18,9 +20,9 @@ final class SpecWriter: Encoder {
     }
 
     let base: any Encoder
-    // Its stored properties skip dynamic exclusivity checks, which every field read or written
-    // would pay: an instance serves the one decode or encode that made it, whose accesses never
-    // overlap, and the default spec's constant places are only read.
+    // What it is made with is constant. Of what it notes during the encode, what every encode
+    // touches skips dynamic exclusivity checks, which each access would pay: an instance serves
+    // the one encode that made it, whose accesses never overlap. The rest keeps its checks.
     /// What the spec writes in this encode.
     let spec: SpecWritten
     let version: Int?
@@ -28,33 +30,56 @@ final class SpecWriter: Encoder {
     let valueType: any VersionedCodable.Type
     /// The oldest versions that may read and write the document, written beside the version
     /// when they are older than it.
-    @exclusivity(unchecked) var olderBuilds: (readableFrom: Int, writableFrom: Int)?
-    /// The fields of a newer document that this build did not read, written back at the root.
-    @exclusivity(unchecked) var unknownFields: [(key: String, value: UnknownValue)] = []
+    let olderBuilds: (readableFrom: Int, writableFrom: Int)?
+    /// The fields of a newer document that this build did not read, written back at the root
+    /// where the type writes no field of the same key.
+    let unknownFields: [(key: String, value: UnknownValue)]
+    /// The encoder's key strategy, where it changes keys and is known (see
+    /// ``checkKeyForms(at:)``).
+    let keyStrategy: JSONEncoder.KeyEncodingStrategy?
     @exclusivity(unchecked) private(set) var finding: Finding?
     /// Whether the spec's part of the root is written, and of which other objects: the root
     /// apart, so that the common encode allocates no list.
     @exclusivity(unchecked) private var rootIsWritten = false
-    @exclusivity(unchecked) private var written: [ObjectIdentifier] = []
+    private var written: [ObjectIdentifier] = []
     /// The objects the type opened with `nestedContainer` or `superEncoder`, and how to reach
     /// them: the spec's part is written there when the enclosing object is done.
     @exclusivity(unchecked) private var held:
         [(place: SpecWritten, container: () -> KeyedEncodingContainer<ForwardedKey>)] = []
+    /// The root's container, as the type opened it, where the spec's part of the root is written
+    /// rather than into a container opened again.
+    @exclusivity(unchecked) private var rootContainer: KeyedEncodingContainer<ForwardedKey>?
+    /// The keys the type wrote where the spec writes, with whether each is a dictionary's entry:
+    /// noted only where they are compared, under a key strategy or beside kept fields.
+    private var keysWritten: [(path: [String], key: String, isEntry: Bool)] = []
     /// The paths where the spec's `null` gave way to the type's value.
-    @exclusivity(unchecked) private var gaveWay: [[String]] = []
+    private var gaveWay: [[String]] = []
 
-    init(base: any Encoder, spec: SpecWritten, version: Int?, valueType: any VersionedCodable.Type) {
+    init(
+        base: any Encoder,
+        spec: SpecWritten,
+        version: Int?,
+        valueType: any VersionedCodable.Type,
+        olderBuilds: (readableFrom: Int, writableFrom: Int)? = nil,
+        unknownFields: [(key: String, value: UnknownValue)] = [],
+        keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil
+    ) {
         self.base = base
         self.spec = spec
         self.version = version
         self.valueType = valueType
+        self.olderBuilds = olderBuilds
+        self.unknownFields = unknownFields
+        self.keyStrategy = keyStrategy
     }
 
     var codingPath: [any CodingKey] { base.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        container(of: base, at: spec, keyedBy: type)
+        let container = base.container(keyedBy: ForwardedKey.self)
+        rootContainer = container
+        return KeyedEncodingContainer(PlaceEncodingContainer<Key>(base: container, place: spec, writer: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -65,22 +90,16 @@ final class SpecWriter: Encoder {
         PlaceEncoder(base: base, place: spec, writer: self).singleValueContainer()
     }
 
-    /// `encoder`'s keyed container at `place`, watched if its key type can write a key the spec
-    /// writes there.
+    /// `encoder`'s keyed container at `place`, watched.
+    ///
+    /// Every key is checked as it is written: what a key type's `init?(stringValue:)` accepts
+    /// says nothing about the keys it writes (a struct's static members need not be among them).
     func container<Key: CodingKey>(
         of encoder: any Encoder,
         at place: SpecWritten,
         keyedBy type: Key.Type
     ) -> KeyedEncodingContainer<Key> {
-        // Synthesized keys cannot be made from a string they do not list, and such a container
-        // needs no watching. Any container can write "super", through its key-less super encoder.
-        guard
-            place.entries.contains(where: { $0.key == "super" || Key(stringValue: $0.key) != nil })
-                || writesBesideSpec(at: place)
-        else {
-            return encoder.container(keyedBy: type)
-        }
-        return KeyedEncodingContainer(
+        KeyedEncodingContainer(
             PlaceEncodingContainer<Key>(base: encoder.container(keyedBy: ForwardedKey.self), place: place, writer: self)
         )
     }
@@ -92,13 +111,50 @@ final class SpecWriter: Encoder {
         declaration?.path == place.path || (place === spec && !unknownFields.isEmpty)
     }
 
+    /// Notes a key the type writes at `place`, where it is compared later: under a key strategy
+    /// that changes keys, and at the root beside kept fields, which a key the type writes wins
+    /// over (a field it writes but does not read).
+    func noteWritten(_ key: String, at place: SpecWritten, isEntry: Bool) {
+        if keyStrategy != nil || (place === spec && !unknownFields.isEmpty) {
+            keysWritten.append((place.path, key, isEntry))
+        }
+    }
+
+    /// The kept fields that the type did not write itself.
+    private var keptFields: some Sequence<(key: String, value: UnknownValue)> {
+        unknownFields.lazy.filter { kept in !self.keysWritten.contains { $0.path.isEmpty && $0.key == kept.key } }
+    }
+
+    /// Throws where the key strategy writes a key the type wrote at `place` as one the spec
+    /// writes there, which would replace the type's value or trap the coder: before the spec's
+    /// part of `place` is written.
+    private func checkKeyForms(at place: SpecWritten) throws {
+        guard let keyStrategy, !keysWritten.isEmpty else {
+            return
+        }
+        let written = keysWritten.filter { $0.path == place.path }
+        guard !written.isEmpty else {
+            return
+        }
+        var specKeys = place.keys
+        if let declaration, declaration.path == place.path {
+            specKeys += [declaration.readable, declaration.writable]
+        }
+        let forms = keyStrategy.forms(of: specKeys + written.map(\.key), at: place.path)
+        let specForms = forms.prefix(specKeys.count)
+        for (own, form) in zip(written, forms.dropFirst(specKeys.count)) {
+            guard let index = specForms.firstIndex(of: form), specKeys[index] != own.key else {
+                continue
+            }
+            let path = place.path + [own.key]
+            let atVersion = isVersion(place.path + [specKeys[index]])
+            throw refuse(own.isEntry ? .entry(path: path) : .clash(path: path, atVersion: atVersion))
+        }
+    }
+
     /// What the spec writes at `key` of `place` in this encode, if anything: the keys beside the
     /// version that say which older builds may read and write among them, when they are written.
     func role(of key: String, at place: SpecWritten) -> SpecWritten.Entry? {
-        if !unknownFields.isEmpty, place === spec {
-            // A key the type writes wins over a kept one (a field it writes but does not read).
-            unknownFields.removeAll { $0.key == key }
-        }
         switch place.entry(key) {
         case .version?: return .value(version)
         case let entry?: return entry
@@ -131,8 +187,8 @@ final class SpecWriter: Encoder {
     /// that one, with this encoder's `userInfo`. Asked only when a type writes where the spec
     /// does, or the document names older builds.
     private(set) lazy var versionPaths: [[String]] = {
-        if let marked = spec.entries.first(where: { if case .version = $0.entry { true } else { false } }) {
-            return [[marked.key]]
+        if let index = spec.values.firstIndex(where: { if case .version = $0 { true } else { false } }) {
+            return [[spec.keys[index]]]
         }
         let other =
             VersionChain(for: valueType).versions.lazy.compactMap { $0 }.first { $0 != self.version }
@@ -214,6 +270,7 @@ final class SpecWriter: Encoder {
             for (heldPlace, container) in held.reversed()
             where heldPlace.path.starts(with: place.path) && !isWritten(heldPlace) {
                 markWritten(heldPlace)
+                try checkKeyForms(at: heldPlace)
                 var container = container()
                 try write(heldPlace, into: &container)
             }
@@ -225,13 +282,17 @@ final class SpecWriter: Encoder {
         // An empty object the spec writes is written too, as a reader of its own (a 1.2 build
         // whose spec needs the object) expects it.
         let hasEntries =
-            place.entries.contains { if case .version = $0.entry { version != nil } else { true } }
+            place.values.contains { if case .version = $0 { version != nil } else { true } }
             || writesBesideSpec(at: place)
         guard hasEntries else {
             return
         }
         markWritten(place)
-        var container = encoder.container(keyedBy: ForwardedKey.self)
+        try checkKeyForms(at: place)
+        var container =
+            place === spec
+            ? rootContainer ?? encoder.container(keyedBy: ForwardedKey.self)
+            : encoder.container(keyedBy: ForwardedKey.self)
         try write(place, into: &container)
     }
 
@@ -241,11 +302,11 @@ final class SpecWriter: Encoder {
     /// oldest versions that may read and write the document.
     func forEachEntry(at place: SpecWritten, _ body: (String, MergedEntry) throws -> Void) rethrows {
         if place === spec {
-            for (key, value) in unknownFields {
+            for (key, value) in keptFields {
                 try body(key, .value(value))
             }
         }
-        for (key, entry) in place.entries {
+        for (key, entry) in zip(place.keys, place.values) {
             switch entry {
             case .value(let value): try body(key, .value(value))
             case .version: if let version { try body(key, .value(version)) }
@@ -261,30 +322,41 @@ final class SpecWriter: Encoder {
     }
 
     /// Writes the spec's part of `place` into `container`, which stands at it, with the objects
-    /// below that nothing else has written.
+    /// below that nothing else has written: in the order of ``forEachEntry(at:_:)``, each value
+    /// through the coder's own method for its type (the version through the typed one, its fast
+    /// path).
     func write(_ place: SpecWritten, into container: inout KeyedEncodingContainer<ForwardedKey>) throws {
-        try forEachEntry(at: place) { key, entry in
+        if place === spec, !unknownFields.isEmpty {
+            for (key, value) in keptFields {
+                try container.encode(value, forKey: ForwardedKey(stringValue: key))
+            }
+        }
+        for (key, entry) in zip(place.keys, place.values) {
             switch entry {
-            case .value(let value) where gaveWay.isEmpty || !gaveWay.contains(place.path + [key]):
-                // A version, or an oldest version that may read or write, through the coder's
-                // typed method, its fast path.
+            case .version:
+                if let version { try container.encode(version, forKey: ForwardedKey(stringValue: key)) }
+            case .value(let value):
+                if !gaveWay.isEmpty, gaveWay.contains(place.path + [key]) {
+                    break
+                }
                 if let integer = value as? Int {
                     try container.encode(integer, forKey: ForwardedKey(stringValue: key))
                 } else {
                     try container.encode(value, forKey: ForwardedKey(stringValue: key))
                 }
-            case .value:
-                break
-            case .object(let child, _):
-                guard !isWritten(child) else {
-                    return
-                }
+            case .object(let child) where !isWritten(child):
                 markWritten(child)
-                var nested = container.nestedContainer(
-                    keyedBy: ForwardedKey.self,
-                    forKey: ForwardedKey(stringValue: key)
-                )
+                let forwarded = ForwardedKey(stringValue: key)
+                var nested = container.nestedContainer(keyedBy: ForwardedKey.self, forKey: forwarded)
                 try write(child, into: &nested)
+            case .object:
+                break
+            }
+        }
+        if let olderBuilds, let declaration, place.path == declaration.path {
+            try container.encode(olderBuilds.readableFrom, forKey: ForwardedKey(stringValue: declaration.readable))
+            if olderBuilds.writableFrom != version {
+                try container.encode(olderBuilds.writableFrom, forKey: ForwardedKey(stringValue: declaration.writable))
             }
         }
     }

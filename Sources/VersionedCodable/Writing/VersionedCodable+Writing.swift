@@ -1,3 +1,5 @@
+import Foundation
+
 extension VersionedCodable {
     /// Writes the value at the root of a document that `encode(versioned:)` writes, with the
     /// list of older versions the encoder object's `userInfo` holds, if any.
@@ -5,11 +7,15 @@ extension VersionedCodable {
     /// Read from the encoder object once, rather than from the encoder each value is written
     /// to, whose `userInfo` Foundation's coders convert on every read. The root needs no depth
     /// check: the first versioned part inside the document starts counting.
-    func encodeVersionedAtRoot(to encoder: any Encoder, versionsToWrite: VersionsToWrite?) throws {
+    func encodeVersionedAtRoot(
+        to encoder: any Encoder,
+        versionsToWrite: VersionsToWrite?,
+        keyStrategy: JSONEncoder.KeyEncodingStrategy?
+    ) throws {
         guard let requested = versionsToWrite?.version(for: Self.self), requested != Self.version else {
-            return try Self.write(self, asVersion: Self.version, to: encoder, atRoot: true)
+            return try Self.write(self, asVersion: Self.version, to: encoder, atRoot: true, keyStrategy: keyStrategy)
         }
-        try encodeVersioned(asVersion: requested, to: encoder)
+        try encodeVersioned(asVersion: requested, to: encoder, keyStrategy: keyStrategy)
     }
 
     /// Writes the value, then what its spec writes for its type's version, merged.
@@ -63,15 +69,19 @@ extension VersionedCodable {
 
     /// Walks down the chain with ``downgraded()`` until it reaches the type with `version`,
     /// and writes that value with its own version.
-    func encodeVersioned(asVersion version: Int?, to encoder: any Encoder) throws {
+    func encodeVersioned(
+        asVersion version: Int?,
+        to encoder: any Encoder,
+        keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil
+    ) throws {
         if version == Self.version {
-            return try Self.write(self, asVersion: version, to: encoder)
+            return try Self.write(self, asVersion: version, to: encoder, keyStrategy: keyStrategy)
         }
         try VersionChain(for: Self.self).checkCanEncode(asVersion: version)
         guard PreviousVersion.self != NothingEarlier.self, PreviousVersion.self != Never.self else {
             throw VersionedEncodingError.noDowngrade(from: Self.self)
         }
-        try downgraded().encodeVersioned(asVersion: version, to: encoder)
+        try downgraded().encodeVersioned(asVersion: version, to: encoder, keyStrategy: keyStrategy)
     }
 
     private static func write(
@@ -79,11 +89,23 @@ extension VersionedCodable {
         asVersion version: Int?,
         to encoder: any Encoder,
         newer: NewerDocument? = nil,
-        atRoot: Bool = false
+        atRoot: Bool = false,
+        keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil
     ) throws {
-        let writer = try makeWriter(value, asVersion: version, to: encoder, newer: newer, atRoot: atRoot)
+        let writer = try makeWriter(
+            value,
+            asVersion: version,
+            to: encoder,
+            newer: newer,
+            atRoot: atRoot,
+            keyStrategy: keyStrategy
+        )
         do {
-            try value.encode(to: writer)
+            if keyStrategy != nil, value is any DictionaryAtPlace {
+                try writeDictionary(value, by: writer, to: encoder)
+            } else {
+                try value.encode(to: writer)
+            }
             try writer.finish(writer.spec, into: encoder)
         } catch {
             throw writer.error(writing: value) ?? error
@@ -91,6 +113,16 @@ extension VersionedCodable {
         if let error = writer.error(writing: value) {
             throw error
         }
+    }
+
+    /// Writes a dictionary that is the versioned value itself as a value, as a plain encode of it
+    /// is, so that its keys are written as the coder writes any such dictionary's.
+    ///
+    /// Out of line, so that a tree of parts does not pay for its frame on every level.
+    @inline(never)
+    private static func writeDictionary(_ value: Self, by writer: SpecWriter, to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(writer.following(value, at: writer.spec))
     }
 
     /// The writer for one encode of `value`: the depth checked, the spec asked what it writes,
@@ -104,7 +136,8 @@ extension VersionedCodable {
         asVersion version: Int?,
         to encoder: any Encoder,
         newer: NewerDocument?,
-        atRoot: Bool
+        atRoot: Bool,
+        keyStrategy: JSONEncoder.KeyEncodingStrategy?
     ) throws -> SpecWriter {
         if !atRoot {
             let codingPath = encoder.codingPath
@@ -127,13 +160,16 @@ extension VersionedCodable {
             VersionSpec.self == VersionKeyAtRootVersionPathSpec.self
             ? VersionKeyAtRootVersionPathSpec.written
             : try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
-        let writer = SpecWriter(base: encoder, spec: spec, version: version, valueType: Self.self)
-        if let newer {
-            writer.olderBuilds = (newer.readableFrom, newer.writableFrom)
-            writer.unknownFields = newer.unknownFields
-        } else if compatibility != .incompatible, version == Self.version {
-            writer.olderBuilds = olderBuilds
-        }
+        let writer = SpecWriter(
+            base: encoder,
+            spec: spec,
+            version: version,
+            valueType: Self.self,
+            olderBuilds: newer.map { ($0.readableFrom, $0.writableFrom) }
+                ?? (compatibility != .incompatible && version == Self.version ? olderBuilds : nil),
+            unknownFields: newer?.unknownFields ?? [],
+            keyStrategy: keyStrategy
+        )
         if writer.olderBuilds != nil, writer.versionPaths.isEmpty {
             let reason =
                 "keeps the version where no integer it writes is the version, so the older builds "
@@ -161,7 +197,7 @@ extension VersionedCodable {
         default:
             return
         }
-        for (key, _) in writer.spec.entries where enclosing.writer.role(of: key, at: enclosing.place) != nil {
+        for key in writer.spec.keys where enclosing.writer.role(of: key, at: enclosing.place) != nil {
             let path = enclosing.place.path + [key]
             throw enclosing.writer.refuse(.clash(path: path, atVersion: enclosing.writer.isVersion(path)))
         }
@@ -180,11 +216,13 @@ struct VersionedRoot: Encodable {
     var version: Int?? = nil
     /// The encoder object's list of older versions to write.
     var versionsToWrite: VersionsToWrite? = nil
+    /// The encoder object's key strategy, where it changes keys.
+    var keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil
 
     func encode(to encoder: any Encoder) throws {
         if let version {
-            return try value.encodeVersioned(asVersion: version, to: encoder)
+            return try value.encodeVersioned(asVersion: version, to: encoder, keyStrategy: keyStrategy)
         }
-        try value.encodeVersionedAtRoot(to: encoder, versionsToWrite: versionsToWrite)
+        try value.encodeVersionedAtRoot(to: encoder, versionsToWrite: versionsToWrite, keyStrategy: keyStrategy)
     }
 }

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import VersionedCodable
+
+// `JSONEncoder`'s key strategy is public, so `encode(versioned:)` compares what the strategy
+// makes of the type's keys with what it makes of the spec's, where the spec writes: a key that
+// becomes one of the spec's is refused, never silently overwritten, and a document that has no
+// such key is the plain document plus the version.
+
+@Suite("Keys a key strategy turns into the spec's")
+struct KeyStrategyClashTests {
+    struct Score: Codable, Equatable, Sendable { var points: Int }
+    enum Heading: String, Codable, CodingKeyRepresentable, Hashable, Sendable { case title, Version, VERSION }
+
+    /// Hands its encoder to a map.
+    struct Outline<Key: Codable & Hashable & Sendable>: VersionedCodable {
+        static var version: Int? { 1 }
+        typealias PreviousVersion = NothingEarlier
+        var map: [Key: Int]
+
+        init(_ map: [Key: Int]) { self.map = map }
+        init(from decoder: any Decoder) throws { map = try [Key: Int](from: decoder) }
+        func encode(to encoder: any Encoder) throws { try map.encode(to: encoder) }
+    }
+
+    /// Keeps a map under `_metadata`, beside a spec at `_metadata.version`.
+    struct MetadataOutline: VersionedCodable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: [Heading: Int]
+    }
+
+    /// Writes a map's entries itself, with a key type of its own.
+    struct Tabulated: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var rows: [String: Int]
+
+        init(rows: [String: Int]) { self.rows = rows }
+        init(from decoder: any Decoder) throws { rows = [:] }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: HandWrittenKeyTypesTests.AnyKey.self)
+            for (key, value) in rows {
+                try container.encode(value, forKey: HandWrittenKeyTypesTests.AnyKey(key))
+            }
+        }
+    }
+
+    struct CapitalVersion: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var title: String
+        var Version: String
+    }
+
+    struct Revised: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var title: String
+        var revision: String
+    }
+
+    /// Names a field as the strategy writes the spec's key.
+    struct SnakeField: VersionedCodable {
+        static let version: Int? = 3
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = CamelSpec
+        var schema_version: String
+    }
+
+    static func encoder(_ strategy: JSONEncoder.KeyEncodingStrategy = .convertToSnakeCase) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = strategy
+        return encoder
+    }
+
+    static let renamingRevision = JSONEncoder.KeyEncodingStrategy.custom { path in
+        let key = path.last!.stringValue
+        return HandWrittenKeyTypesTests.AnyKey(key == "revision" ? "version" : key)
+    }
+
+    static func object(_ data: Data) throws -> NSDictionary {
+        try #require(try JSONSerialization.jsonObject(with: data) as? NSDictionary)
+    }
+
+    @Test("A map entry that snake case turns into the version's key is refused, not overwritten")
+    func mapEntryAtRoot() throws {
+        let encoder = Self.encoder()
+        #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "Version")) {
+            try encoder.encode(versioned: Outline<Heading>([.title: 1, .Version: 7]))
+        }
+        // Foundation's snake case writes `VERSION` as `v_ersion`: what the strategy does decides,
+        // not a guess at it.
+        #expect(
+            try Self.object(encoder.encode(versioned: Outline<Heading>([.VERSION: 7])))
+                == Self.object(encoder.encode(Outline<Heading>([.VERSION: 7]))).adding(["version": 1])
+        )
+        #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "Version")) {
+            try encoder.encode(versioned: Outline<String>(["title": 1, "Version": 7]))
+        }
+        #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "Version")) {
+            try encoder.encode(versioned: Tabulated(rows: ["title": 1, "Version": 7]))
+        }
+        let kept = Outline<Heading>([.title: 1])
+        #expect(try Self.object(encoder.encode(versioned: kept)) == ["title": 1, "version": 1])
+    }
+
+    @Test("A map entry under _metadata that snake case turns into the version's key is refused")
+    func mapEntryUnderMetadata() throws {
+        #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "Version")) {
+            try Self.encoder().encode(versioned: MetadataOutline(_metadata: [.title: 1, .Version: 7]))
+        }
+        let data = try Self.encoder().encode(versioned: MetadataOutline(_metadata: [.title: 1]))
+        #expect(try Self.object(data) == ["_metadata": ["title": 1, "version": 2]])
+    }
+
+    @Test("A field that a key strategy writes under the spec's key is a clash")
+    func fieldsRenamedOntoTheSpecsKey() throws {
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try Self.encoder().encode(versioned: CapitalVersion(title: "t", Version: "2.0"))
+        }
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try Self.encoder(Self.renamingRevision).encode(versioned: Revised(title: "t", revision: "r2"))
+        }
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try Self.encoder().encode(versioned: SnakeField(schema_version: "three"))
+        }
+        // Without a strategy that renames them, the same fields are written beside the version.
+        #expect(
+            try Self.object(JSONEncoder().encode(versioned: CapitalVersion(title: "t", Version: "2.0")))
+                == ["title": "t", "Version": "2.0", "version": 1]
+        )
+        #expect(
+            try Self.object(Self.encoder().encode(versioned: Revised(title: "t", revision: "r2")))
+                == ["title": "t", "revision": "r2", "version": 1]
+        )
+    }
+
+    @Test("A dictionary that is itself the versioned type keeps its keys as a plain encode does")
+    func rootDictionaryUnderSnakeCase() throws {
+        let scores: [String: Score] = ["carolJones": Score(points: 3)]
+        let encoder = Self.encoder()
+        let versioned = try Self.object(encoder.encode(versioned: scores)).mutableCopy() as! NSMutableDictionary
+        #expect(versioned["version"] as? Int == 1)
+        versioned.removeObject(forKey: "version")
+        #expect(versioned == (try Self.object(encoder.encode(scores))))
+        let read = try JSONDecoder().decode(versioned: [String: Score].self, from: encoder.encode(versioned: scores))
+        #expect(read == scores)
+    }
+}
+
+// A dictionary conforms itself, as a program whose documents are maps may make it.
+extension [String: KeyStrategyClashTests.Score]: VersionedCodable {
+    /// The only version.
+    public static var version: Int? { 1 }
+    /// The oldest version.
+    public typealias PreviousVersion = NothingEarlier
+}
+
+extension NSDictionary {
+    /// The dictionary with `entries` added.
+    fileprivate func adding(_ entries: [String: Any]) -> NSDictionary {
+        let copy = mutableCopy() as! NSMutableDictionary
+        copy.addEntries(from: entries)
+        return copy
+    }
+}
