@@ -53,7 +53,18 @@ extension JSONDecoder {
         if #available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *) {
             return try decode(VersionedDocument<ExpectedType>.self, from: data, configuration: ChainWalk()).versioned
         }
-        return try decode(Versioned<ExpectedType>.self, from: data).refusingNewer()
+        return try decodeWithStoredVersionThroughVersioned(expectedType, from: data)
+    }
+
+    /// The decode of systems before macOS 14 and iOS 17, which lack `DecodableWithConfiguration`:
+    /// through `Versioned`, refusing a document newer than the type. `package`, so that the
+    /// tests run it on the systems that take the other path.
+    @inlinable
+    package func decodeWithStoredVersionThroughVersioned<ExpectedType: VersionedCodable>(
+        _ expectedType: ExpectedType.Type,
+        from data: Data
+    ) throws -> Versioned<ExpectedType> {
+        try decode(Versioned<ExpectedType>.self, from: data).refusingNewer()
     }
 
     /// Reads the version a document is stored with, without decoding the document.
