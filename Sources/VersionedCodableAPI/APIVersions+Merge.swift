@@ -140,7 +140,7 @@ extension APIVersions {
                 type: typeName,
                 apiVersion: version.name,
                 identity: elementIdentity,
-                unordered: UnorderedPaths(of: stored, userInfo: mergeEncoder.userInfo),
+                unordered: { UnorderedPaths(of: stored, userInfo: self.mergeEncoder.userInfo) },
                 shown: shownStored,
                 ours: ours
             )
@@ -211,7 +211,8 @@ struct ThreeWayMerge {
     let type: String
     let apiVersion: String
     let identity: ElementIdentity
-    let unordered: UnorderedPaths
+    /// Finds the stored value's sets and dictionaries, once, when an array first needs it.
+    private let findUnordered: () -> UnorderedPaths
     /// The stored value as the client's API version shows it: where an identity must be seen.
     let shown: JSONTree
     /// The whole stored value, for the identities of every array at a pattern.
@@ -220,6 +221,7 @@ struct ThreeWayMerge {
 
     /// What the merge worked out once per pattern.
     private final class Found {
+        var unordered: UnorderedPaths?
         /// Per pattern and member: the identities the client's view of the stored value shows.
         var shownIdentities: [String: Set<Identity>] = [:]
         /// Per pattern and member: the identities of every stored element at the pattern.
@@ -230,14 +232,14 @@ struct ThreeWayMerge {
         type: String,
         apiVersion: String,
         identity: ElementIdentity,
-        unordered: UnorderedPaths,
+        unordered: @escaping () -> UnorderedPaths,
         shown: JSONTree,
         ours: JSONTree
     ) {
         self.type = type
         self.apiVersion = apiVersion
         self.identity = identity
-        self.unordered = unordered
+        self.findUnordered = unordered
         self.shown = shown
         self.ours = ours
     }
@@ -276,6 +278,13 @@ struct ThreeWayMerge {
         default:
             return theirs
         }
+    }
+
+    private var unordered: UnorderedPaths {
+        if let known = found.unordered { return known }
+        let unordered = findUnordered()
+        found.unordered = unordered
+        return unordered
     }
 
     private func mergeMembers(

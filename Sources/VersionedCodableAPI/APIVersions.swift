@@ -232,8 +232,14 @@ public struct APIVersions: @unchecked Sendable {
             }
         }
         if unknownFields == .refuse, let sentTree {
-            let unordered = UnorderedPaths(of: sent, userInfo: mergeEncoder.userInfo)
-            let unknown = try fieldsNotIn(sentTree, body: body, unordered: unordered, type: type, version: version)
+            // Arrays are compared element by element; only where that finds fields is the
+            // value asked which of its arrays are sets or dictionaries, written back in orders
+            // of their own, whose elements are then compared with every element's fields.
+            var unknown = try fieldsNotIn(sentTree, body: body, unordered: .none, type: type, version: version)
+            if !unknown.isEmpty {
+                let unordered = UnorderedPaths(of: sent, userInfo: mergeEncoder.userInfo)
+                unknown = try fieldsNotIn(sentTree, body: body, unordered: unordered, type: type, version: version)
+            }
             if !unknown.isEmpty {
                 throw APIVersionError.unknownFields(unknown, type: name(of: type), apiVersion: version.name)
             }

@@ -16,6 +16,13 @@ struct UnorderedPaths {
 
     private let patterns: [String: Kind]
 
+    /// No sets or dictionaries: every array keeps its order.
+    static let none = UnorderedPaths(patterns: [:])
+
+    private init(patterns: [String: Kind]) {
+        self.patterns = patterns
+    }
+
     init(of value: some Encodable, userInfo: [CodingUserInfoKey: Any]) {
         let recorder = Recorder(userInfo: userInfo)
         try? value.encode(to: RecordingEncoder(recorder: recorder, pattern: ""))
