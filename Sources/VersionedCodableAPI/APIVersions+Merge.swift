@@ -142,6 +142,7 @@ extension APIVersions {
                 identity: elementIdentity,
                 unordered: { UnorderedPaths(of: stored, userInfo: self.mergeEncoder.userInfo) },
                 shown: shownStored,
+                shownKey: { coders.shownKey($0) },
                 ours: ours
             )
             guard let merged = try merge.merge(base: base, ours: ours, theirs: theirs, path: "", pattern: "") else {
@@ -215,6 +216,8 @@ struct ThreeWayMerge {
     private let findUnordered: () -> UnorderedPaths
     /// The stored value as the client's API version shows it: where an identity must be seen.
     let shown: JSONTree
+    /// A key as the service's key strategy writes it in what the client is shown.
+    private let shownKey: (String) -> String
     /// The whole stored value, for the identities of every array at a pattern.
     let ours: JSONTree
     private let found = Found()
@@ -234,8 +237,10 @@ struct ThreeWayMerge {
         identity: ElementIdentity,
         unordered: @escaping () -> UnorderedPaths,
         shown: JSONTree,
+        shownKey: @escaping (String) -> String,
         ours: JSONTree
     ) {
+        self.shownKey = shownKey
         self.type = type
         self.apiVersion = apiVersion
         self.identity = identity
@@ -409,7 +414,9 @@ struct ThreeWayMerge {
     private func shownIdentities(at pattern: String, _ member: String) -> Set<Identity> {
         if let cached = found.shownIdentities[pattern + "\u{0}" + member] { return cached }
         var values: Set<Identity> = []
-        for element in Self.elements(of: shown, at: pattern) {
+        let shownPattern = pattern.split(separator: ".", omittingEmptySubsequences: false)
+            .map { shownKey(String($0)) }.joined(separator: ".")
+        for element in Self.elements(of: shown, at: pattern.isEmpty ? pattern : shownPattern) {
             guard case .object(let members) = element else { continue }
             for shownMember in members {
                 if let identity = Identity(shownMember.value) { values.insert(identity) }
@@ -571,9 +578,22 @@ struct ThreeWayMerge {
                     + "version does not show, so which stored element each one is cannot be told"
             )
         }
+        let member = identity.member(forArrayAt: pattern)
         return try theirs.indices.map { index in
             if match[index] != nil {
                 return ours[index]
+            }
+            // An element whose id changed at its place is another element, whatever the id's
+            // worth as an identity: refused rather than given the hidden fields of the one before.
+            if let member, let before = Identity(of: base[index], member),
+                let after = Identity(of: theirs[index], member),
+                before != after
+            {
+                throw failure(
+                    "\(path)[\(index)]",
+                    "the element's \(member) changed from \(before) to \(after) where the stored element holds what "
+                        + "this API version does not show, so it is another element, not that one edited"
+                )
             }
             return try merge(
                 base: base[index],

@@ -453,6 +453,18 @@ struct Coders {
         self.listedVersionTypes = listedVersionTypes
     }
 
+    /// `key` as the service's key strategy writes a field's key: written once, as the one field
+    /// of an object.
+    func shownKey(_ key: String) -> String {
+        if case .useDefaultKeys = shownEncoder.keyEncodingStrategy {
+            return key
+        }
+        guard let data = try? shownEncoder.encode(OneField(key: key)),
+            case .object(let members)? = try? JSONTree(parsing: Array(data)), let written = members.first
+        else { return key }
+        return written.name
+    }
+
     /// Whether `decoder` reads `type` at the version shown when a body carries no version, and
     /// refuses one that carries another.
     func readsInOnePass(_ type: any VersionedCodable.Type) -> Bool {
@@ -501,4 +513,21 @@ func downgrade<Value: VersionedCodable>(_ value: Value, to version: Int?) throws
         throw VersionedEncodingError.versionNotInChain(version, chain: VersionChain(for: Value.self))
     }
     return try downgrade(value.downgraded(), to: version)
+}
+
+/// An object with one field named `key`, to see what a key strategy makes of the name.
+private struct OneField: Encodable {
+    let key: String
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(0, forKey: Key(stringValue: key))
+    }
 }

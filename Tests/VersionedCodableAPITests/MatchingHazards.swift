@@ -166,3 +166,58 @@ struct Page: VersionedCodable, Equatable {
 func twoVersions<Value: VersionedCodable>(of type: Value.Type) throws -> APIVersions {
     try APIVersions([APIVersion(1).showing(type, asVersion: 1), APIVersion(2)], defaultVersion: 1)
 }
+
+/// Line items with ids, for a service whose coders convert keys to snake case.
+struct InvoiceV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var lineItems: [Item]
+    struct Item: Codable, Equatable {
+        var itemId: Int
+        var label: String
+    }
+}
+
+struct Invoice: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = InvoiceV1
+    var lineItems: [Item]
+    struct Item: Codable, Equatable {
+        var itemId: Int
+        var label: String
+        var costCentre: String
+    }
+
+    init(lineItems: [Item]) { self.lineItems = lineItems }
+    init(from old: InvoiceV1) throws {
+        lineItems = old.lineItems.map { Item(itemId: $0.itemId, label: $0.label, costCentre: "") }
+    }
+    func downgraded() throws -> InvoiceV1 {
+        InvoiceV1(lineItems: lineItems.map { InvoiceV1.Item(itemId: $0.itemId, label: $0.label) })
+    }
+}
+
+/// Items whose ids the step up makes from their titles.
+struct SlugListV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var items: [Item]
+    struct Item: Codable, Equatable { var title: String }
+}
+
+struct SlugList: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = SlugListV1
+    var items: [Item]
+    struct Item: Codable, Equatable {
+        var id: String
+        var title: String
+        var secret: String
+    }
+
+    init(items: [Item]) { self.items = items }
+    init(from old: SlugListV1) throws {
+        items = old.items.map { Item(id: $0.title.lowercased(), title: $0.title, secret: "") }
+    }
+    func downgraded() throws -> SlugListV1 { SlugListV1(items: items.map { SlugListV1.Item(title: $0.title) }) }
+}

@@ -142,6 +142,57 @@ struct MatchingHazardsTests {
         #expect(error.httpStatus == 400 && error.description.contains("JSON5"))
     }
 
+    @Test("Under a snake-case key strategy, elements are matched by the identity the client sees")
+    func identityUnderKeyStrategy() throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let versions = try APIVersions(
+            [APIVersion(1).showing(Invoice.self, asVersion: 1), APIVersion(2)],
+            defaultVersion: 1,
+            elementIdentity: .none.identifying(elementsOf: "lineItems", by: "itemId"),
+            encoder: encoder,
+            decoder: decoder
+        )
+        let stored = Invoice(lineItems: [
+            .init(itemId: 1, label: "a", costCentre: "C1"), .init(itemId: 2, label: "b", costCentre: "C2"),
+        ])
+        let sent = body(#"{"line_items":[{"item_id":2,"label":"B"},{"item_id":3,"label":"c"}]}"#)
+        let merged = try versions.merge(Invoice.self, from: sent, at: 1, into: stored)
+        #expect(
+            merged.lineItems == [
+                .init(itemId: 2, label: "B", costCentre: "C2"), .init(itemId: 3, label: "c", costCentre: ""),
+            ]
+        )
+    }
+
+    @Test("Ids the step up makes from titles: a renamed item is refused, never stripped of its secret")
+    func identityFromContent() throws {
+        let versions = try twoVersions(of: SlugList.self)
+        let stored = SlugList(items: [
+            .init(id: "x", title: "X", secret: "SX"), .init(id: "y", title: "Y", secret: "SY"),
+        ])
+        #expect(
+            performing: {
+                try versions.merge(
+                    SlugList.self,
+                    from: body(#"{"items":[{"title":"Z"},{"title":"Y"}]}"#),
+                    at: 1,
+                    into: stored
+                )
+            },
+            throws: isCannotMerge
+        )
+        let swapped = try versions.merge(
+            SlugList.self,
+            from: body(#"{"items":[{"title":"Y"},{"title":"X"}]}"#),
+            at: 1,
+            into: stored
+        )
+        #expect(swapped.items.map(\.secret) == ["SY", "SX"])
+    }
+
     @Test("A type with no version to read a body as is an error, not a trap")
     func emptyChain() throws {
         let versions = try twoVersions(of: BadgeCard.self)
