@@ -72,6 +72,10 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "VersionedCodableSchemaTests",
+            dependencies: ["VersionedCodable", "VersionedCodableSchema", "PoemHistory"]
+        ),
+        .testTarget(
             name: "VersionedCodablePerformanceTests",
             dependencies: ["VersionedCodable"]
         ),
