@@ -73,7 +73,8 @@ let package = Package(
         ),
         .testTarget(
             name: "VersionedCodableSchemaTests",
-            dependencies: ["VersionedCodable", "VersionedCodableSchema", "PoemHistory"]
+            dependencies: ["VersionedCodable", "VersionedCodableSchema", "PoemHistory"],
+            exclude: ["Schemas"]
         ),
         .testTarget(
             name: "VersionedCodablePerformanceTests",
