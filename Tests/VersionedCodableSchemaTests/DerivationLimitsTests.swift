@@ -23,6 +23,15 @@ struct DerivationLimitsTests {
         #expect(try schema.violations(in: document).isEmpty)
     }
 
+    @Test("Code that branches on a value it read is marked incomplete at the fields where it differs")
+    func branchingCode() throws {
+        let schema = try #require(VersionSchemas(for: Figure.self)[1])
+        #expect(schema.isIncomplete)
+        #expect(schema.description?.contains("reads differently for different values at radius, side") == true)
+        #expect(schema.additionalProperties == nil)
+        #expect(schema.properties?["kind"]?.enumValues == [.string("circle"), .string("square")])
+    }
+
     @Test("An enum that does not list its raw values is a string with a note, not a guessed list")
     func unlistedEnum() throws {
         let schema = try #require(VersionSchemas(for: Diary.self)[1])

@@ -124,3 +124,30 @@ typealias TwentySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<TenSte
 typealias ThirtySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<TwentySteps>>>>>>>>>>
 typealias FortySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<ThirtySteps>>>>>>>>>>
 typealias FiftySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<FortySteps>>>>>>>>>>
+
+/// A shape whose fields depend on its kind: its decoding branches on a value it read.
+struct Figure: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+
+    enum Kind: String, Codable, CaseIterable { case circle, square }
+    enum CodingKeys: String, CodingKey { case kind, radius, side }
+
+    var kind: Kind
+    var size: Double
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        switch kind {
+        case .circle: size = try container.decode(Double.self, forKey: .radius)
+        case .square: size = try container.decode(Double.self, forKey: .side)
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(size, forKey: kind == .circle ? .radius : .side)
+    }
+}

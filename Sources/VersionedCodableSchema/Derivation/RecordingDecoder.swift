@@ -5,7 +5,7 @@ final class RecordingDecoder: Decoder {
     let codingPath: [any CodingKey]
     let node: RecordedNode
     /// The raw values of the enum being recorded, when it lists its cases: its code gets the
-    /// first, so that `init(rawValue:)` succeeds.
+    /// first or the last, as the recorder's variant says, so that `init(rawValue:)` succeeds.
     let rawValues: [JSONValue]?
     /// The raw values, once the code read a raw value of their kind.
     var rawValuesRead: [JSONValue]?
@@ -296,9 +296,11 @@ struct SingleRecorder: SingleValueDecodingContainer {
     }
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        if let rawValues = decoder.rawValues, let first = rawValues.first {
+        if let rawValues = decoder.rawValues,
+            let chosen = decoder.recorder.variant == 0 ? rawValues.first : rawValues.last
+        {
             let placeholder: Any? =
-                switch first {
+                switch chosen {
                 case .string(let string): string
                 case .number(let number): Int("\(number)")
                 default: nil

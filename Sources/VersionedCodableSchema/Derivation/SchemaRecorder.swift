@@ -22,8 +22,14 @@ final class SchemaRecorder {
     /// empty, and keep the schema of the element recorded here.
     var emptiedContainers: [String: JSONSchema] = [:]
 
-    init(options: DerivationOptions) {
+    /// Which of two sets of placeholder values the recording hands out: 0 gives empty strings,
+    /// zeros, `false` and an enum's first case; 1 gives `"x"`, ones, `true` and its last case.
+    /// Code that reads differently for the two has branched on a value.
+    let variant: Int
+
+    init(options: DerivationOptions, variant: Int) {
         self.options = options
+        self.variant = variant
     }
 
     /// Records the schema of `type` at `path` and returns a value of it to hand back to the
@@ -216,13 +222,14 @@ final class SchemaRecorder {
             var schema = JSONSchema(type: "integer")
             schema.minimum = Decimal(string: String(I.min))
             schema.maximum = Decimal(string: String(I.max))
-            return (I.zero as! T, schema)
+            return (I(variant) as! T, schema)
         }
+        let one = variant == 1
         switch T.self {
-        case is String.Type: return ("" as! T, JSONSchema(type: "string"))
-        case is Bool.Type: return (false as! T, JSONSchema(type: "boolean"))
-        case is Double.Type: return (0.0 as Double as! T, JSONSchema(type: "number"))
-        case is Float.Type: return (0.0 as Float as! T, JSONSchema(type: "number"))
+        case is String.Type: return ((one ? "x" : "") as! T, JSONSchema(type: "string"))
+        case is Bool.Type: return (one as! T, JSONSchema(type: "boolean"))
+        case is Double.Type: return (Double(variant) as! T, JSONSchema(type: "number"))
+        case is Float.Type: return (Float(variant) as! T, JSONSchema(type: "number"))
         case is Int.Type: return integer(Int.self)
         case is Int8.Type: return integer(Int8.self)
         case is Int16.Type: return integer(Int16.self)
@@ -233,22 +240,23 @@ final class SchemaRecorder {
         case is UInt16.Type: return integer(UInt16.self)
         case is UInt32.Type: return integer(UInt32.self)
         case is UInt64.Type: return integer(UInt64.self)
-        case is Date.Type: return (Date(timeIntervalSinceReferenceDate: 0) as! T, options.dateSchema)
-        case is Data.Type: return (Data() as! T, options.dataSchema)
+        case is Date.Type: return (Date(timeIntervalSinceReferenceDate: Double(variant)) as! T, options.dateSchema)
+        case is Data.Type: return (Data(repeating: 0, count: variant) as! T, options.dataSchema)
         case is Decimal.Type:
             var schema = JSONSchema(type: "number")
             schema.description = "Decimal: a JSON number"
-            return (Decimal.zero as! T, schema)
+            return (Decimal(variant) as! T, schema)
         case is URL.Type:
             var schema = JSONSchema(type: "string")
             schema.format = "uri"
             schema.description = "URL: its absolute string"
-            return (URL(string: "https://example.com")! as! T, schema)
+            return (URL(string: one ? "https://example.com/x" : "https://example.com")! as! T, schema)
         case is UUID.Type:
             var schema = JSONSchema(type: "string")
             schema.format = "uuid"
             schema.description = "UUID: its uuidString"
-            return (UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) as! T, schema)
+            let last = UInt8(variant)
+            return (UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, last)) as! T, schema)
         default: return nil
         }
     }

@@ -51,8 +51,9 @@ public struct VersionSchema: Hashable, Sendable {
 /// What the derivation cannot see, it says: a type whose code throws on the recording decoder,
 /// reads a value of an unknown type, or opens containers of more than one kind gets a
 /// `description` that starts with `derivation incomplete:` and is left open, rather than a
-/// guess. Code that branches on the values it reads is recorded along the branch the
-/// placeholders take.
+/// guess. Each version's code runs twice, with two sets of placeholders (empty strings, zeros,
+/// `false` and an enum's first case, then `"x"`, ones, `true` and its last case); code that reads
+/// differently for the two has branched on a value, and the schema names the fields where.
 public struct VersionSchemas: Sendable {
     /// The name of the chain: its newest type's name.
     public let typeName: String
@@ -98,10 +99,21 @@ public struct VersionSchemas: Sendable {
         options: DerivationOptions
     ) -> JSONSchema {
         func open<V: VersionedCodable>(_ type: V.Type) -> JSONSchema {
-            let recorder = SchemaRecorder(options: options)
-            let rootName = typeName(of: V.self)
-            _ = try? recorder.recordVersion(V.self, definitionName: rootName, at: [])
-            var schema = SchemaDocument.assemble(root: rootName, recorder: recorder)
+            // Two runs with different placeholders: code that branches on what it reads shows
+            // it by reading differently, and the schema says where instead of picking a branch.
+            let runs = [0, 1].map { variant in
+                let recorder = SchemaRecorder(options: options, variant: variant)
+                let rootName = typeName(of: V.self)
+                _ = try? recorder.recordVersion(V.self, definitionName: rootName, at: [])
+                return SchemaDocument.assemble(root: rootName, recorder: recorder)
+            }
+            var schema = runs[0].isIncomplete && !runs[1].isIncomplete ? runs[1] : runs[0]
+            if runs[0] != runs[1] {
+                let fields = Set(runs[1].changes(since: runs[0]).map(\.field)).sorted()
+                schema.addIncompleteNote(
+                    "the code reads differently for different values at \(fields.joined(separator: ", "))"
+                )
+            }
             schema.dialect = "https://json-schema.org/draft/2020-12/schema"
             schema.title = V.version.map { "\(name) version \($0)" } ?? "\(name) before versioning"
             return schema
