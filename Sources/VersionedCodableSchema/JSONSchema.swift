@@ -7,9 +7,12 @@ import Foundation
 /// write one with ``jsonData()``, which gives the same bytes for the same schema on every run, so
 /// that committed schema files change only when the schema does.
 ///
+/// <!-- snippet: schema-derive -->
 /// ```swift
-/// let schemas = VersionSchemas(for: Poem.self)
-/// let text = String(decoding: try schemas[4]!.jsonData(), as: UTF8.self)
+/// let schemas = VersionSchemas(for: Poem.self, decoder: JSONDecoder())
+/// for version in schemas.schemas {
+///     try version.schema.jsonData().write(to: folder.appendingPathComponent(version.fileName))
+/// }
 /// ```
 ///
 /// A boolean schema (`true` or `false`) is a schema whose ``boolean`` is set; ``JSONSchema/false``

@@ -3,11 +3,8 @@ import Foundation
 /// A JSON value: what a schema's `enum` and `const` hold, and what the validator reads a document
 /// into.
 ///
-/// Numbers are kept as `Decimal`, so that the bounds of `Int64` and `UInt64` are exact.
-///
-/// ```swift
-/// let value = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"stars": 3}"#.utf8))
-/// ```
+/// Numbers are kept as `Decimal`, so that the bounds of `Int64` and `UInt64` are exact. Read a
+/// document into one with `JSONDecoder`, as ``JSONSchema/violations(in:)`` does.
 public enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null

@@ -22,6 +22,24 @@ struct SchemaDerivationTests {
         #expect(schemas[9] == nil)
     }
 
+    @Test("The schemas are written one file per version, named as the fixtures are")
+    func writtenPerVersion() throws {
+        let folder = try SourceFolders.temporary()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // snippet: schema-derive
+        let schemas = VersionSchemas(for: Poem.self, decoder: JSONDecoder())
+        for version in schemas.schemas {
+            try version.schema.jsonData().write(to: folder.appendingPathComponent(version.fileName))
+        }
+        // end snippet
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(
+            names == [
+                "unversioned.schema.json", "v1.schema.json", "v2.schema.json", "v3.schema.json", "v4.schema.json",
+            ]
+        )
+    }
+
     @Test("Decoded keys are required, nested types are objects, and the version is a constant at the root")
     func currentVersionShape() throws {
         let schema = try #require(VersionSchemas(for: Poem.self)[4])

@@ -9,7 +9,9 @@ import VersionedCodableSchema
 struct SchemaLockTests {
     @Test("The Poem chain's shipped versions keep the shape of their committed schema files")
     func poemSchemasLocked() throws {
+        // snippet: schema-lock
         try SchemaLock(folder: SourceFolders.schemas).check(VersionSchemas(for: Poem.self))
+        // end snippet
     }
 
     @Test("Recording writes the files of versions that have none, then the check passes")

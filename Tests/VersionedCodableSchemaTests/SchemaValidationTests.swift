@@ -30,8 +30,10 @@ struct SchemaValidationTests {
     func fixtureValidates(name: String) throws {
         let schema = try #require(Self.schemas[Self.version(ofFixture: name)])
         let data = try Data(contentsOf: SourceFolders.poemFixtures.appendingPathComponent(name))
+        // snippet: schema-validate
         let problems = try schema.violations(in: data)
         #expect(problems.isEmpty, "\(name): \(problems)")
+        // end snippet
     }
 
     @Test("A fixture does not validate against another version's schema")

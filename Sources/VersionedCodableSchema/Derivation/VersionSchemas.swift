@@ -41,10 +41,11 @@ public struct VersionSchema: Hashable, Sendable {
 /// reads documents; `Versioned` parts refer to their own type's current-version schema; and the
 /// version sits at the place the type's spec writes it, as a constant.
 ///
+/// <!-- snippet: schema-derive -->
 /// ```swift
 /// let schemas = VersionSchemas(for: Poem.self, decoder: JSONDecoder())
-/// for schema in schemas.schemas {
-///     try schema.schema.jsonData().write(to: folder.appendingPathComponent(schema.fileName))
+/// for version in schemas.schemas {
+///     try version.schema.jsonData().write(to: folder.appendingPathComponent(version.fileName))
 /// }
 /// ```
 ///

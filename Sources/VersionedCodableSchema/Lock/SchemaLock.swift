@@ -19,10 +19,9 @@ import Foundation
 /// that have none, and only those: a shipped version's file is never rewritten. To change one
 /// on purpose, delete it, record again, and say why in the commit.
 ///
+/// <!-- snippet: schema-lock -->
 /// ```swift
-/// @Test func shippedPoemVersionsKeepTheirShape() throws {
-///     try SchemaLock(folder: schemasFolder).check(VersionSchemas(for: Poem.self))
-/// }
+/// try SchemaLock(folder: SourceFolders.schemas).check(VersionSchemas(for: Poem.self))
 /// ```
 public struct SchemaLock: Sendable {
     /// The folder that holds a subfolder of schema files per type.

@@ -8,9 +8,10 @@ extension JSONSchema {
     /// to `#` or to `#/$defs/<name>` of this schema. Annotations (`format`, `description`) are not
     /// checked.
     ///
+    /// <!-- snippet: schema-validate -->
     /// ```swift
-    /// let problems = try VersionSchemas(for: Poem.self)[4]!.violations(in: data)
-    /// #expect(problems.isEmpty, "\(problems)")
+    /// let problems = try schema.violations(in: data)
+    /// #expect(problems.isEmpty, "\(name): \(problems)")
     /// ```
     ///
     /// - Parameter document: A JSON document.
