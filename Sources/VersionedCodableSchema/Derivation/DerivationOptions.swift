@@ -6,12 +6,14 @@ struct DerivationOptions {
     var keys: JSONDecoder.KeyDecodingStrategy
     var dates: JSONDecoder.DateDecodingStrategy
     var data: JSONDecoder.DataDecodingStrategy
+    var floats: JSONDecoder.NonConformingFloatDecodingStrategy
     var userInfo: [CodingUserInfoKey: Any]
 
     init(_ decoder: JSONDecoder) {
         keys = decoder.keyDecodingStrategy
         dates = decoder.dateDecodingStrategy
         data = decoder.dataDecodingStrategy
+        floats = decoder.nonConformingFloatDecodingStrategy
         userInfo = decoder.userInfo
     }
 
@@ -63,6 +65,20 @@ struct DerivationOptions {
             schema = JSONSchema()
             schema.description = "Date: \(JSONSchema.incompleteMarker) a formatted or custom date decoding strategy"
         }
+        return schema
+    }
+
+    /// The schema of a `Double` or a `Float`: a number, or one of the strings the decoder reads
+    /// as infinities and NaN.
+    var floatSchema: JSONSchema {
+        guard case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = floats else {
+            return JSONSchema(type: "number")
+        }
+        var named = JSONSchema(type: "string")
+        named.enumValues = [.string(positiveInfinity), .string(negativeInfinity), .string(nan)]
+        var schema = JSONSchema()
+        schema.anyOf = [JSONSchema(type: "number"), named]
+        schema.description = "a number, or a string for infinities and NaN (convertFromString)"
         return schema
     }
 

@@ -228,8 +228,8 @@ final class SchemaRecorder {
         switch T.self {
         case is String.Type: return ((one ? "x" : "") as! T, JSONSchema(type: "string"))
         case is Bool.Type: return (one as! T, JSONSchema(type: "boolean"))
-        case is Double.Type: return (Double(variant) as! T, JSONSchema(type: "number"))
-        case is Float.Type: return (Float(variant) as! T, JSONSchema(type: "number"))
+        case is Double.Type: return (Double(variant) as! T, options.floatSchema)
+        case is Float.Type: return (Float(variant) as! T, options.floatSchema)
         case is Int.Type: return integer(Int.self)
         case is Int8.Type: return integer(Int8.self)
         case is Int16.Type: return integer(Int16.self)
