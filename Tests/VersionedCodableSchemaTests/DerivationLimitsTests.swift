@@ -70,6 +70,22 @@ struct DerivationLimitsTests {
         #expect(problems.contains(#"$.outline.children[0]: missing required key "children""#))
     }
 
+    @Test("A versioned part of the document's own type refers to the root")
+    func partOfItsOwnType() throws {
+        let schema = try #require(VersionSchemas(for: Thread.self)[1])
+        #expect(!schema.isIncomplete)
+        #expect(schema.properties?["replies"]?.items?.ref == "#")
+        #expect(schema.definitions == nil)
+        let document = Data(
+            #"{"version": 1, "text": "a", "replies": [{"version": 1, "text": "b", "replies": []}]}"#.utf8
+        )
+        #expect(try schema.violations(in: document).isEmpty)
+        let damaged = Data(
+            #"{"version": 1, "text": "a", "replies": [{"version": 2, "text": "b", "replies": []}]}"#.utf8
+        )
+        #expect(try schema.violations(in: damaged).map(\.description) == ["$.replies[0].version: expected 1, found 2"])
+    }
+
     @Test("A chain of fifty versions gives fifty schemas, each with its own version")
     func longChain() throws {
         let schemas = VersionSchemas(for: FiftySteps.self)

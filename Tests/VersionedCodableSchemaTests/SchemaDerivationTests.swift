@@ -93,6 +93,8 @@ struct SchemaDerivationTests {
         #expect(properties["floor"]?.enumValues == [.number(0), .number(1), .null])
         #expect(properties["counts"]?.additionalProperties?.type == ["integer"])
         #expect(properties["byte"]?.maximum == 255)
+        #expect(properties["total"]?.minimum == 0)
+        #expect(properties["total"]?.maximum == Decimal(string: "18446744073709551615"))
         #expect(properties["kind"]?.type == ["string"])
         #expect(properties["lead"]?.ref == "#/$defs/Note")
         #expect(properties["others"]?.items?.ref == "#/$defs/Note")
@@ -108,6 +110,20 @@ struct SchemaDerivationTests {
         let properties = try #require(VersionSchemas(for: Catalogue.self, decoder: decoder)[1]?.properties)
         #expect(properties["createdAt"]?.format == "date-time")
         #expect(properties["thumbnail"]?.items?.maximum == 255)
+    }
+
+    @Test("Under convertFromString, a number may also be the decoder's names for infinities and NaN")
+    func nonConformingFloats() throws {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf",
+            negativeInfinity: "-inf",
+            nan: "nan"
+        )
+        let ratio = try #require(VersionSchemas(for: Catalogue.self, decoder: decoder)[1]?.properties?["ratio"])
+        #expect(ratio.violations(of: .number(1.5)).isEmpty)
+        #expect(ratio.violations(of: .string("inf")).isEmpty)
+        #expect(ratio.violations(of: .string("infinity")).count == 1)
     }
 
     @Test("Keys are written as convertFromSnakeCase reads them, and a key it cannot reach is noted")

@@ -40,6 +40,7 @@ struct Catalogue: VersionedCodable {
     var floor: Floor?
     var counts: [String: Int]
     var byte: UInt8
+    var total: UInt64
     var ratio: Double
     var archived: Bool
     var kind: OpenEnum<Shelf>
@@ -124,6 +125,14 @@ typealias TwentySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<TenSte
 typealias ThirtySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<TwentySteps>>>>>>>>>>
 typealias FortySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<ThirtySteps>>>>>>>>>>
 typealias FiftySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<FortySteps>>>>>>>>>>
+
+/// A thread of replies, each a versioned part of the thread's own type.
+struct Thread: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var text: String
+    var replies: [Versioned<Thread>]
+}
 
 /// A shape whose fields depend on its kind: its decoding branches on a value it read.
 struct Figure: VersionedCodable {

@@ -96,6 +96,20 @@ struct SchemaValidationTests {
         #expect(try #require(schema.properties?["floor"]).violations(of: .null).isEmpty)
     }
 
+    @Test("Integer bounds are exact at the edges of UInt64")
+    func integerBounds() throws {
+        let total = try #require(VersionSchemas(for: Catalogue.self)[1]?.properties?["total"])
+        let largest = try JSONDecoder().decode(JSONValue.self, from: Data("18446744073709551615".utf8))
+        let beyond = try JSONDecoder().decode(JSONValue.self, from: Data("18446744073709551616".utf8))
+        #expect(total.violations(of: largest).isEmpty)
+        #expect(
+            total.violations(of: beyond).map(\.message) == [
+                "18446744073709551616 is above the maximum 18446744073709551615"
+            ]
+        )
+        #expect(total.violations(of: .number(-1)).count == 1)
+    }
+
     @Test("A document that is not JSON throws rather than passing")
     func notJSON() throws {
         #expect(throws: (any Error).self) {
