@@ -41,6 +41,15 @@ struct DerivationLimitsTests {
         #expect(mood.description?.contains("conform it to CaseIterable") == true)
     }
 
+    @Test("An enum with associated values is marked incomplete, and the fields before it are kept")
+    func enumWithAssociatedValues() throws {
+        let schema = try #require(VersionSchemas(for: Receipt.self)[1])
+        #expect(schema.isIncomplete)
+        #expect(schema.description?.contains("stopped at payment") == true)
+        #expect(schema.properties?["total"]?.type == ["integer"])
+        #expect(schema.properties?["payment"]?.isIncomplete == true)
+    }
+
     @Test("A type that contains itself, through an optional, an array and a dictionary, is one definition")
     func recursion() throws {
         let schema = try #require(VersionSchemas(for: OutlineDocument.self)[1])

@@ -126,6 +126,21 @@ typealias ThirtySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<Twenty
 typealias FortySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<ThirtySteps>>>>>>>>>>
 typealias FiftySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<FortySteps>>>>>>>>>>
 
+/// A payment whose enum has associated values, which Swift's synthesized code reads by listing
+/// the keys of its container.
+enum Payment: Codable {
+    case card(number: String)
+    case cash
+}
+
+/// A receipt that holds a payment.
+struct Receipt: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var total: Int
+    var payment: Payment
+}
+
 /// A thread of replies, each a versioned part of the thread's own type.
 struct Thread: VersionedCodable {
     static let version: Int? = 1
