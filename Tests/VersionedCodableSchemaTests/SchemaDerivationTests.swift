@@ -96,6 +96,11 @@ struct SchemaDerivationTests {
         #expect(properties["total"]?.minimum == 0)
         #expect(properties["total"]?.maximum == Decimal(string: "18446744073709551615"))
         #expect(properties["kind"]?.type == ["string"])
+        #expect(properties["kind"]?.enumValues == nil)
+        #expect(
+            properties["kind"]?.description
+                == #"an open enum: known values "top", "middle", "bottom"; any other value is kept"#
+        )
         #expect(properties["lead"]?.ref == "#/$defs/Note")
         #expect(properties["others"]?.items?.ref == "#/$defs/Note")
         let note = try #require(schema.definitions?["Note"])

@@ -94,6 +94,11 @@ final class SchemaRecorder {
         if let allowed = decoder.rawValuesRead, allowed.isEmpty == false {
             schema.enumValues = allowed
         }
+        if let open = T.self as? any RecordedOpenEnum.Type, let known = open.knownRawValues {
+            schema.description =
+                "an open enum: known values "
+                + known.map(\.description).joined(separator: ", ") + "; any other value is kept"
+        }
         if let stop {
             schema.addIncompleteNote(stop)
         }
@@ -201,10 +206,10 @@ final class SchemaRecorder {
     /// The raw values of an enum that lists its cases, to hand its code a value it accepts.
     private func rawValues<T>(of type: T.Type) -> [JSONValue]? {
         guard let listed = T.self as? any (CaseIterable & RawRepresentable).Type else { return nil }
-        return rawValues(listing: listed)
+        return Self.rawValues(listing: listed)
     }
 
-    private func rawValues<E: CaseIterable & RawRepresentable>(listing type: E.Type) -> [JSONValue]? {
+    static func rawValues<E: CaseIterable & RawRepresentable>(listing type: E.Type) -> [JSONValue]? {
         var values: [JSONValue] = []
         for value in E.allCases {
             switch value.rawValue {
