@@ -141,6 +141,28 @@ struct SchemaDerivationTests {
         #expect(schema.description?.contains("homeURL") == true)
     }
 
+    @Test("A custom key strategy is asked which document key reaches each coding key")
+    func customKeyStrategy() throws {
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in
+            let words = path.last!.stringValue.split(separator: "_")
+            let name = words.enumerated().map { $0.offset == 0 ? $0.element.lowercased() : $0.element.capitalized }
+            return Key(stringValue: name.joined())
+        }
+        let schema = try #require(VersionSchemas(for: Profile.self, decoder: decoder)[1])
+        #expect(schema.properties?["display_name"] != nil)
+        #expect(schema.properties?["homeURL"] != nil)
+        #expect(
+            schema.description?.contains("the custom key decoding strategy maps no obvious key to `homeURL`") == true
+        )
+    }
+
     @Test("The same derivation gives the same bytes, with sorted keys")
     func stableOutput() throws {
         let first = try VersionSchemas(for: Catalogue.self)[1]!.jsonData()
