@@ -172,6 +172,37 @@ struct SchemaDerivationTests {
         #expect(decoded == VersionSchemas(for: Catalogue.self)[1])
     }
 
+    @Test("A type declared in a function is named without its context's address")
+    func localTypeNames() throws {
+        struct Point: Codable { var x: Int }
+        struct Route: VersionedCodable {
+            static var version: Int? { 1 }
+            typealias PreviousVersion = NothingEarlier
+            var start: Point
+            var end: Point
+        }
+        let schema = try #require(VersionSchemas(for: Route.self)[1])
+        #expect(schema.definitions.map { Array($0.keys) } == ["SchemaDerivationTests.Point"])
+        #expect(schema.properties?["start"]?.ref == "#/$defs/SchemaDerivationTests.Point")
+    }
+
+    @Test("Derivations from many tasks at once give the same schemas")
+    func concurrentDerivations() async {
+        let expected = VersionSchemas(for: Catalogue.self).schemas
+        let results = await withTaskGroup(of: [VersionSchema].self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    index.isMultiple(of: 2)
+                        ? VersionSchemas(for: Catalogue.self).schemas
+                        : (VersionSchemas(for: Note.self), VersionSchemas(for: Catalogue.self)).1.schemas
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 8)
+        #expect(results.allSatisfy { $0 == expected })
+    }
+
     @Test("The public types cross into a detached task")
     func sendable() async throws {
         let schemas = await Task.detached { VersionSchemas(for: Poem.self) }.value

@@ -189,9 +189,11 @@ final class SchemaRecorder {
     }
 
     private func uniqueName<T>(for type: T.Type) -> String {
-        let base =
-            String(reflecting: T.self)
-            .split(separator: ".", maxSplits: 1).last.map(String.init) ?? "\(T.self)"
+        // A type declared in a function is named with the address of its context, which changes
+        // from build to build; a committed schema must not.
+        let stable = String(reflecting: T.self)
+            .replacingOccurrences(of: #"\(unknown context at [^)]*\)\."#, with: "", options: .regularExpression)
+        let base = stable.split(separator: ".", maxSplits: 1).last.map(String.init) ?? "\(T.self)"
         let cleaned = String(base.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" ? $0 : "_" })
         var name = cleaned
         var counter = 2
