@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "VersionedCodableTesting", targets: ["VersionedCodableTesting"]),
         .library(name: "VersionedCodableStore", targets: ["VersionedCodableStore"]),
         .library(name: "VersionedCodableAPI", targets: ["VersionedCodableAPI"]),
+        .library(name: "VersionedCodableSchema", targets: ["VersionedCodableSchema"]),
     ],
     dependencies: [],
     targets: [
@@ -31,6 +32,10 @@ let package = Package(
         // API versions for services: each client read and answered in the versions its API
         // version shows, and an old client's edit merged into the stored value through the chain.
         .target(name: "VersionedCodableAPI", dependencies: ["VersionedCodable"]),
+        // JSON Schemas of every version, derived from what each version's code reads, a
+        // validator for them and a lock on shipped versions' committed schema files; outside
+        // the core, which never needs them.
+        .target(name: "VersionedCodableSchema", dependencies: ["VersionedCodable"]),
         // The Poem history of the example, shared with the tests: the example compiles the same
         // file through a symlink, so tests never import an executable and the documentation's
         // samples stay plain internal declarations.
@@ -65,6 +70,11 @@ let package = Package(
             name: "VersionedCodableAPITests",
             dependencies: ["VersionedCodable", "VersionedCodableAPI", "VersionedCodableTesting"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "VersionedCodableSchemaTests",
+            dependencies: ["VersionedCodable", "VersionedCodableSchema", "PoemHistory"],
+            exclude: ["Schemas"]
         ),
         .testTarget(
             name: "VersionedCodablePerformanceTests",

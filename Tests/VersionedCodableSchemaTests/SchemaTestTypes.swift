@@ -1,0 +1,177 @@
+import Foundation
+import VersionedCodable
+
+/// The version under `_metadata.version`.
+struct MetadataVersionSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata.version }
+
+    init(withVersion version: Int?) {
+        _metadata = Metadata(version: version)
+    }
+
+    struct Metadata: Codable {
+        var version: Int?
+    }
+    var _metadata: Metadata
+}
+
+/// A note whose version lives in `_metadata`.
+struct Note: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = MetadataVersionSpec
+    var text: String
+}
+
+/// One of each kind of value the JSON coders read.
+struct Catalogue: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+
+    enum Shelf: String, Codable, CaseIterable { case top, middle, bottom }
+    enum Floor: Int, Codable, CaseIterable { case ground = 0, first = 1 }
+
+    var createdAt: Date
+    var thumbnail: Data
+    var homePage: URL
+    var price: Decimal
+    var identifier: UUID
+    var shelf: Shelf
+    var floor: Floor?
+    var counts: [String: Int]
+    var byte: UInt8
+    var total: UInt64
+    var ratio: Double
+    var archived: Bool
+    var kind: OpenEnum<Shelf>
+    var lead: Versioned<Note>
+    var others: [Versioned<Note>]
+}
+
+/// A type that holds itself, through an optional and through an array.
+final class Outline: Codable {
+    var heading: String
+    var next: Outline?
+    var children: [Outline]
+    var index: [String: Outline]
+}
+
+/// A versioned document around the outline.
+struct OutlineDocument: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var outline: Outline
+    var appendix: Outline
+}
+
+/// A type whose decoding throws whatever it is given.
+struct Refusing: Codable {
+    var text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decode(String.self, forKey: .text)
+        throw DecodingError.dataCorruptedError(forKey: .text, in: container, debugDescription: "refused")
+    }
+}
+
+/// A versioned document with a part that refuses, between two fields.
+struct RefusingDocument: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var before: String
+    var refusing: Refusing
+    var after: String
+}
+
+/// An enum with raw values that does not list its cases.
+enum Mood: String, Codable { case calm, stormy }
+
+/// A document whose enum cannot be listed.
+struct Diary: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var mood: Mood
+}
+
+/// Keys written in snake case.
+struct Profile: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var displayName: String
+    var homeURL: URL?
+}
+
+/// One more version on top of `Previous`, for chains of any length.
+struct Step<Previous: VersionedCodable>: VersionedCodable {
+    static var version: Int? { (Previous.version ?? 0) + 1 }
+    typealias PreviousVersion = Previous
+    var count: Int
+
+    init(from old: Previous) throws {
+        count = 0
+    }
+}
+
+/// The first of the long chain.
+struct StepZero: VersionedCodable {
+    static let version: Int? = 0
+    typealias PreviousVersion = NothingEarlier
+    var count: Int
+}
+
+typealias TenSteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<StepZero>>>>>>>>>>
+typealias TwentySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<TenSteps>>>>>>>>>>
+typealias ThirtySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<TwentySteps>>>>>>>>>>
+typealias FortySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<ThirtySteps>>>>>>>>>>
+typealias FiftySteps = Step<Step<Step<Step<Step<Step<Step<Step<Step<Step<FortySteps>>>>>>>>>>
+
+/// A payment whose enum has associated values, which Swift's synthesized code reads by listing
+/// the keys of its container.
+enum Payment: Codable {
+    case card(number: String)
+    case cash
+}
+
+/// A receipt that holds a payment.
+struct Receipt: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var total: Int
+    var payment: Payment
+}
+
+/// A thread of replies, each a versioned part of the thread's own type.
+struct Thread: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var text: String
+    var replies: [Versioned<Thread>]
+}
+
+/// A shape whose fields depend on its kind: its decoding branches on a value it read.
+struct Figure: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+
+    enum Kind: String, Codable, CaseIterable { case circle, square }
+    enum CodingKeys: String, CodingKey { case kind, radius, side }
+
+    var kind: Kind
+    var size: Double
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        switch kind {
+        case .circle: size = try container.decode(Double.self, forKey: .radius)
+        case .square: size = try container.decode(Double.self, forKey: .side)
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(size, forKey: kind == .circle ? .radius : .side)
+    }
+}
