@@ -107,6 +107,7 @@ let package = Package(
                 // The old build's model too, to check what each build reads of the other's notes.
                 "NotesModelPrevious",
                 .product(name: "VersionedCodableTesting", package: "VersionedCodable"),
+                .product(name: "VersionedCodableSchema", package: "VersionedCodable"),
             ],
             swiftSettings: next
         ),
