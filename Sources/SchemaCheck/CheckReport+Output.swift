@@ -91,7 +91,10 @@ extension CheckReport {
             },
         ]
         let data =
-            (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+            (try? JSONSerialization.data(
+                withJSONObject: document,
+                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            )) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }

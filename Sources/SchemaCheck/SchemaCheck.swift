@@ -91,6 +91,8 @@ struct SchemaCheck {
                     + "'\(folder)' in the working tree or at \(ref): nothing was checked"
             )
         }
+        let currentSet = Set(current)
+        let shippedContents = try readContents(of: shipped.filter(currentSet.contains), from: then, at: ref)
         let currentByFolder = Dictionary(grouping: current, by: \.typeFolder)
         let shippedByFolder = Dictionary(grouping: shipped, by: \.typeFolder)
         var types: [TypeReport] = []
@@ -105,7 +107,7 @@ struct SchemaCheck {
                     )
                     continue
                 }
-                let old = try schema(file, from: then, at: ref)
+                let old = try schema(file, data: shippedContents[file], at: ref)
                 let new = try schema(file, from: now, at: "the working tree")
                 let changes = new.changes(since: old)
                 if !changes.isEmpty {
@@ -147,12 +149,33 @@ struct SchemaCheck {
         return CheckReport(ref: ref, mode: mode, filesCompared: current.count + shipped.count, types: types)
     }
 
+    private func readContents(
+        of files: [SchemaFile],
+        from source: any SchemaSource,
+        at place: String
+    ) throws
+        -> [SchemaFile: Data]
+    {
+        do {
+            return try source.contents(of: files)
+        } catch {
+            throw UsageError(description: "the schema files could not be read at \(place): \(error)")
+        }
+    }
+
     private func schema(_ file: SchemaFile, from source: any SchemaSource, at place: String) throws -> JSONSchema {
         let data: Data
         do {
             data = try source.contents(of: file)
         } catch {
             throw UsageError(description: "\(file.path) could not be read at \(place): \(error)")
+        }
+        return try schema(file, data: data, at: place)
+    }
+
+    private func schema(_ file: SchemaFile, data: Data?, at place: String) throws -> JSONSchema {
+        guard let data else {
+            throw UsageError(description: "\(file.path) could not be read at \(place)")
         }
         do {
             return try JSONDecoder().decode(JSONSchema.self, from: data)

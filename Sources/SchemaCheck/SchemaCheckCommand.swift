@@ -25,8 +25,8 @@ enum SchemaCheckCommand {
                               clone, fetch it first: git fetch --depth=1 origin <ref>
           --schemas <folder>  Where to look, from the package's folder (default: the whole package).
           --format <format>   text (default), json, or github (workflow annotations).
-          --mode <mode>       How each new version must stay compatible with the one before it:
-                              backward (default), forward or full.
+          --mode <mode>       How each version the ref does not have must stay compatible with
+                              the one before it: backward (default), forward or full.
           -h, --help          Show this help.
 
         EXIT STATUS: 0 no breaking change, 1 a breaking change, 64 a usage error.

@@ -58,6 +58,18 @@ protocol SchemaSource {
     func files(under folder: String) throws -> [SchemaFile]
     /// A file's bytes.
     func contents(of file: SchemaFile) throws -> Data
+    /// Many files' bytes at once.
+    func contents(of files: [SchemaFile]) throws -> [SchemaFile: Data]
+}
+
+extension SchemaSource {
+    func contents(of files: [SchemaFile]) throws -> [SchemaFile: Data] {
+        var contents: [SchemaFile: Data] = [:]
+        for file in files {
+            contents[file] = try self.contents(of: file)
+        }
+        return contents
+    }
 }
 
 /// The schema files as they are now in the package's folder, committed or not.
@@ -106,6 +118,35 @@ struct GitRef: SchemaSource {
     func contents(of file: SchemaFile) throws -> Data {
         try git.run(["show", "\(ref):./\(file.path)"])
     }
+
+    /// Every file from one `git cat-file --batch`, since a process for each file costs more
+    /// than the comparison of a thousand of them.
+    func contents(of files: [SchemaFile]) throws -> [SchemaFile: Data] {
+        guard !files.isEmpty else { return [:] }
+        let prefix = String(decoding: try git.run(["rev-parse", "--show-prefix"]), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let requests = files.map { "\(ref):\(prefix)\($0.path)\n" }.joined()
+        let output = [UInt8](try git.run(["cat-file", "--batch"], input: Data(requests.utf8)))
+        var contents: [SchemaFile: Data] = [:]
+        var position = 0
+        for file in files {
+            guard let end = output[position...].firstIndex(of: UInt8(ascii: "\n")) else { break }
+            let header = String(decoding: output[position..<end], as: UTF8.self).split(separator: " ")
+            position = end + 1
+            guard header.count == 3, header[1] == "blob", let size = Int(header[2]),
+                position + size <= output.count
+            else {
+                throw Git.Failure(
+                    arguments: ["cat-file", "--batch"],
+                    status: 0,
+                    message: "\(file.path) at \(ref): \(header.joined(separator: " "))"
+                )
+            }
+            contents[file] = Data(output[position..<(position + size)])
+            position += size + 1
+        }
+        return contents
+    }
 }
 
 /// The `git` program, run in the package's folder.
@@ -122,8 +163,9 @@ struct Git {
         }
     }
 
+    /// Runs git and returns what it wrote; `input` is its standard input.
     @discardableResult
-    func run(_ arguments: [String]) throws -> Data {
+    func run(_ arguments: [String], input: Data = Data()) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git"] + arguments
@@ -139,7 +181,11 @@ struct Git {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorFile)
-        process.standardInput = FileHandle.nullDevice
+        // Standard input is a file too, written before git starts, for the same reason.
+        let inputFile = errorFile.deletingPathExtension().appendingPathExtension("input")
+        try input.write(to: inputFile)
+        defer { try? FileManager.default.removeItem(at: inputFile) }
+        process.standardInput = try FileHandle(forReadingFrom: inputFile)
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

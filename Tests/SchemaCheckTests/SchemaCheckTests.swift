@@ -256,6 +256,7 @@ struct SchemaCheckTests {
         )
         #expect(document["breaking"] as? Bool == true)
         #expect(document["ref"] as? String == "HEAD")
+        #expect(result.output.contains(#""file" : "Schemas/Poem/v1.schema.json""#))
         let types = try #require(document["types"] as? [[String: Any]])
         #expect(types.first?["type"] as? String == "Poem")
         let findings = try #require(types.first?["findings"] as? [[String: Any]])
