@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "VersionedCodableStore", targets: ["VersionedCodableStore"]),
         .library(name: "VersionedCodableAPI", targets: ["VersionedCodableAPI"]),
         .library(name: "VersionedCodableSchema", targets: ["VersionedCodableSchema"]),
+        .executable(name: "schema-check", targets: ["schema-check"]),
+        .plugin(name: "CheckSchemas", targets: ["CheckSchemas"]),
     ],
     dependencies: [],
     targets: [
@@ -36,6 +38,24 @@ let package = Package(
         // validator for them and a lock on shipped versions' committed schema files; outside
         // the core, which never needs them.
         .target(name: "VersionedCodableSchema", dependencies: ["VersionedCodable"]),
+        // `swift package check-schemas --against <ref>`: the committed schema files compared
+        // with a git ref's. The plugin finds the folder and runs the tool, which holds the
+        // comparison so that its tests can call it; neither builds the user's code.
+        .executableTarget(
+            name: "schema-check",
+            dependencies: ["VersionedCodableSchema"],
+            path: "Sources/SchemaCheck"
+        ),
+        .plugin(
+            name: "CheckSchemas",
+            capability: .command(
+                intent: .custom(
+                    verb: "check-schemas",
+                    description: "Compare the committed schema files with a git ref's and report breaking changes"
+                )
+            ),
+            dependencies: ["schema-check"]
+        ),
         // The Poem history of the example, shared with the tests: the example compiles the same
         // file through a symlink, so tests never import an executable and the documentation's
         // samples stay plain internal declarations.
@@ -77,6 +97,10 @@ let package = Package(
             exclude: ["Schemas"]
         ),
         .testTarget(
+            name: "SchemaCheckTests",
+            dependencies: ["schema-check", "VersionedCodableSchema"]
+        ),
+        .testTarget(
             name: "VersionedCodablePerformanceTests",
             dependencies: ["VersionedCodable"]
         ),
@@ -101,7 +125,7 @@ let package = Package(
 // The compatibility targets compile as a 1.2 user's code would, and 1.2 programs do not enable
 // ExistentialAny: they spell closure types `(Decodable.Type, Data) throws -> Decodable`.
 let targetsWrittenAsUserCode: Set<String> = ["CompatibilityTests", "CompatibilityTestsSwift5"]
-for target in package.targets where !targetsWrittenAsUserCode.contains(target.name) {
+for target in package.targets where !targetsWrittenAsUserCode.contains(target.name) && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings

@@ -1,0 +1,253 @@
+import Foundation
+import VersionedCodableSchema
+
+/// Which way consecutive versions must stay compatible, in the words `VersionCompatibility` of
+/// VersionedCodableTesting uses: backward (the new version reads what the one before wrote),
+/// forward (the one before reads what the new version writes), or full (both).
+enum CompatibilityMode: String, CaseIterable {
+    case backward, forward, full
+
+    var checksBackward: Bool { self != .forward }
+    var checksForward: Bool { self != .backward }
+}
+
+/// What the check found about one version of one type.
+struct Finding: Equatable {
+    enum Kind: String {
+        /// A version the ref has whose file differs now.
+        case shippedVersionChanged = "shipped-version-changed"
+        /// A version the ref has whose file is gone.
+        case versionRemoved = "version-removed"
+        /// A version the ref does not have.
+        case versionAdded = "version-added"
+        /// A new version that breaks the mode with the version before it.
+        case incompatible = "incompatible"
+    }
+
+    let kind: Kind
+    let version: String
+    /// The file the finding is about, from the package's folder.
+    let file: String
+    /// One line per changed field, or per field that breaks the mode.
+    let details: [String]
+    /// For an incompatible version, the version it was compared with.
+    var previousVersion: String? = nil
+
+    var isBreaking: Bool { kind != .versionAdded }
+
+    var message: String {
+        switch kind {
+        case .shippedVersionChanged: "\(version) is shipped and its schema changed"
+        case .versionRemoved: "\(version) is shipped and its schema file was removed"
+        case .versionAdded: "\(version) is new"
+        case .incompatible: "\(version) is not \(mode ?? "") compatible with \(previousVersion ?? "")"
+        }
+    }
+
+    /// The mode an incompatible version breaks.
+    var mode: String? = nil
+}
+
+/// The findings for one type's folder.
+struct TypeReport: Equatable {
+    /// The folder's last component: `Poem`.
+    let typeName: String
+    /// The folder, from the package's folder.
+    let folder: String
+    var findings: [Finding]
+}
+
+/// The whole check's result.
+struct CheckReport: Equatable {
+    let ref: String
+    let mode: CompatibilityMode
+    /// How many schema files the working tree and the ref hold together.
+    let filesCompared: Int
+    let types: [TypeReport]
+
+    var breaks: [Finding] { types.flatMap(\.findings).filter(\.isBreaking) }
+    var isClean: Bool { breaks.isEmpty }
+}
+
+/// A problem that stops the check before it can say anything: the usage-error status.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    let description: String
+}
+
+/// Compares the schema files of the working tree with a ref's.
+struct SchemaCheck {
+    let now: any SchemaSource
+    let then: any SchemaSource
+    let ref: String
+    let folder: String
+    let mode: CompatibilityMode
+
+    func run() throws -> CheckReport {
+        let current = try now.files(under: folder)
+        let shipped = try then.files(under: folder)
+        guard !current.isEmpty || !shipped.isEmpty else {
+            throw UsageError(
+                description: "no schema files (<Type>/v<N>.schema.json or <Type>/unversioned.schema.json) under "
+                    + "'\(folder)' in the working tree or at \(ref): nothing was checked"
+            )
+        }
+        let currentSet = Set(current)
+        let shippedContents = try readContents(of: shipped.filter(currentSet.contains), from: then, at: ref)
+        let currentByFolder = Dictionary(grouping: current, by: \.typeFolder)
+        let shippedByFolder = Dictionary(grouping: shipped, by: \.typeFolder)
+        var types: [TypeReport] = []
+        for typeFolder in Set(currentByFolder.keys).union(shippedByFolder.keys).sorted() {
+            let nowFiles = (currentByFolder[typeFolder] ?? []).sorted()
+            let thenFiles = Set(shippedByFolder[typeFolder] ?? [])
+            var findings: [Finding] = []
+            for file in thenFiles.sorted() {
+                guard nowFiles.contains(file) else {
+                    findings.append(
+                        Finding(kind: .versionRemoved, version: file.versionName, file: file.path, details: [])
+                    )
+                    continue
+                }
+                let old = try schema(file, data: shippedContents[file], at: ref)
+                let new = try schema(file, from: now, at: "the working tree")
+                let changes = new.changes(since: old)
+                if !changes.isEmpty {
+                    findings.append(
+                        Finding(
+                            kind: .shippedVersionChanged,
+                            version: file.versionName,
+                            file: file.path,
+                            details: changes.map(\.description)
+                        )
+                    )
+                }
+            }
+            for (index, file) in nowFiles.enumerated() where !thenFiles.contains(file) {
+                findings.append(Finding(kind: .versionAdded, version: file.versionName, file: file.path, details: []))
+                guard index > 0 else { continue }
+                let previous = nowFiles[index - 1]
+                let problems = try compatibilityProblems(
+                    from: schema(previous, from: now, at: "the working tree"),
+                    to: schema(file, from: now, at: "the working tree"),
+                    old: previous.versionName,
+                    new: file.versionName
+                )
+                if !problems.isEmpty {
+                    var finding = Finding(
+                        kind: .incompatible,
+                        version: file.versionName,
+                        file: file.path,
+                        details: problems
+                    )
+                    finding.previousVersion = previous.versionName
+                    finding.mode = mode.rawValue
+                    findings.append(finding)
+                }
+            }
+            let name = String(typeFolder.split(separator: "/").last ?? "")
+            types.append(TypeReport(typeName: name, folder: typeFolder, findings: findings))
+        }
+        return CheckReport(ref: ref, mode: mode, filesCompared: current.count + shipped.count, types: types)
+    }
+
+    private func readContents(
+        of files: [SchemaFile],
+        from source: any SchemaSource,
+        at place: String
+    ) throws
+        -> [SchemaFile: Data]
+    {
+        do {
+            return try source.contents(of: files)
+        } catch {
+            throw UsageError(description: "the schema files could not be read at \(place): \(error)")
+        }
+    }
+
+    private func schema(_ file: SchemaFile, from source: any SchemaSource, at place: String) throws -> JSONSchema {
+        let data: Data
+        do {
+            data = try source.contents(of: file)
+        } catch {
+            throw UsageError(description: "\(file.path) could not be read at \(place): \(error)")
+        }
+        return try schema(file, data: data, at: place)
+    }
+
+    private func schema(_ file: SchemaFile, data: Data?, at place: String) throws -> JSONSchema {
+        guard let data else {
+            throw UsageError(description: "\(file.path) could not be read at \(place)")
+        }
+        do {
+            return try JSONDecoder().decode(JSONSchema.self, from: data)
+        } catch {
+            throw UsageError(description: "\(file.path) at \(place) is not a JSON schema: \(Self.describe(error))")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
+        let underlying = (context.underlyingError as? NSError)?.localizedDescription
+        return [context.debugDescription, underlying].compactMap { $0 }.joined(separator: ": ")
+    }
+
+    /// The fields where `new` breaks the mode with `old`, one line each.
+    ///
+    /// Backward: a field `new` requires that `old` did not always write, or whose JSON types no
+    /// longer include one `old` wrote. Forward: a field `old` requires that `new` does not always
+    /// write, or whose JSON types include one `old` does not read. Objects are followed into
+    /// their properties; references and array items are compared by their JSON types only.
+    func compatibilityProblems(
+        from old: JSONSchema,
+        to new: JSONSchema,
+        old oldName: String,
+        new newName: String
+    )
+        -> [String]
+    {
+        var problems: [String] = []
+        walk(old, new, field: "", oldName: oldName, newName: newName, problems: &problems)
+        return problems
+    }
+
+    private func walk(
+        _ old: JSONSchema,
+        _ new: JSONSchema,
+        field: String,
+        oldName: String,
+        newName: String,
+        problems: inout [String]
+    ) {
+        let oldProperties = old.properties ?? [:]
+        let newProperties = new.properties ?? [:]
+        let oldRequired = Set(old.required ?? [])
+        let newRequired = Set(new.required ?? [])
+        for key in Set(oldProperties.keys).union(newProperties.keys).sorted() {
+            let path = field.isEmpty ? key : "\(field).\(key)"
+            if mode.checksBackward, newRequired.contains(key), !oldRequired.contains(key) {
+                problems.append("\(path): required by \(newName), which \(oldName) did not always write")
+            }
+            if mode.checksForward, oldRequired.contains(key), !newRequired.contains(key) {
+                problems.append("\(path): required by \(oldName), which \(newName) does not always write")
+            }
+            guard let before = oldProperties[key], let after = newProperties[key] else { continue }
+            let oldTypes = Set(before.type ?? [])
+            let newTypes = Set(after.type ?? [])
+            if !oldTypes.isEmpty, !newTypes.isEmpty {
+                if mode.checksBackward, let lost = oldTypes.sorted().first(where: { !Self.accepts(newTypes, $0) }) {
+                    problems.append("\(path): \(oldName) wrote \(lost), which \(newName) does not read")
+                }
+                if mode.checksForward, let gained = newTypes.sorted().first(where: { !Self.accepts(oldTypes, $0) }) {
+                    problems.append("\(path): \(newName) writes \(gained), which \(oldName) does not read")
+                }
+            }
+            if oldTypes.contains("object"), newTypes.contains("object") {
+                walk(before, after, field: path, oldName: oldName, newName: newName, problems: &problems)
+            }
+        }
+    }
+
+    /// Whether a field of these JSON types reads a value of `type`: a number reads an integer.
+    private static func accepts(_ types: Set<String>, _ type: String) -> Bool {
+        types.contains(type) || (type == "integer" && types.contains("number"))
+    }
+}

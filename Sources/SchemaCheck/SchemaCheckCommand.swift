@@ -1,0 +1,125 @@
+import Foundation
+
+/// `schema-check`: compares committed schema files with a git ref's, as the `check-schemas`
+/// command plugin runs it.
+@main
+enum SchemaCheckCommand {
+    /// The exit statuses, as the documentation lists them.
+    enum Status: Int32 {
+        case clean = 0
+        case breaking = 1
+        case usage = 64
+    }
+
+    static let usage = """
+        USAGE: swift package check-schemas --against <ref> [--schemas <folder>] [--format text|json|github]
+                                           [--mode backward|forward|full]
+
+        Compares the schema files of the working tree with those at a git ref, reading only files.
+
+        A schema file is <folder>/.../<Type>/v<N>.schema.json or <Type>/unversioned.schema.json;
+        folders whose names start with a dot are skipped.
+
+        OPTIONS:
+          --against <ref>     The branch, tag or commit to compare with (required). In a shallow
+                              clone, fetch it first: git fetch --depth=1 origin <ref>
+          --schemas <folder>  Where to look, from the package's folder (default: the whole package).
+          --format <format>   text (default), json, or github (workflow annotations).
+          --mode <mode>       How each version the ref does not have must stay compatible with
+                              the one before it: backward (default), forward or full.
+          -h, --help          Show this help.
+
+        EXIT STATUS: 0 no breaking change, 1 a breaking change, 64 a usage error.
+        """
+
+    /// The parsed arguments.
+    struct Options: Equatable {
+        var packageDirectory = FileManager.default.currentDirectoryPath
+        var ref: String?
+        var folder = "."
+        var format = OutputFormat.text
+        var mode = CompatibilityMode.backward
+        var wantsHelp = false
+
+        init(arguments: [String]) throws {
+            var remaining = arguments[...]
+            func value(for name: String) throws -> String {
+                guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                    throw UsageError(description: "\(name) needs a value")
+                }
+                return value
+            }
+            while let argument = remaining.popFirst() {
+                switch argument {
+                case "--package-directory": packageDirectory = try value(for: argument)
+                case "--against": ref = try value(for: argument)
+                case "--schemas": folder = try value(for: argument)
+                case "--format":
+                    let name = try value(for: argument)
+                    guard let format = OutputFormat(rawValue: name) else {
+                        throw UsageError(description: "unknown format '\(name)'; use text, json or github")
+                    }
+                    self.format = format
+                case "--mode":
+                    let name = try value(for: argument)
+                    guard let mode = CompatibilityMode(rawValue: name) else {
+                        throw UsageError(description: "unknown mode '\(name)'; use backward, forward or full")
+                    }
+                    self.mode = mode
+                case "-h", "--help": wantsHelp = true
+                default: throw UsageError(description: "unknown argument '\(argument)'")
+                }
+            }
+            if !wantsHelp && ref == nil {
+                throw UsageError(description: "--against <ref> is required")
+            }
+        }
+    }
+
+    /// Runs the check and returns what to print and the exit status, so that tests call it as
+    /// the program does.
+    static func run(arguments: [String]) -> (output: String, errors: String, status: Status) {
+        do {
+            let options = try Options(arguments: arguments)
+            if options.wantsHelp { return (usage, "", .clean) }
+            let ref = options.ref ?? ""
+            let directory = URL(fileURLWithPath: options.packageDirectory, isDirectory: true)
+            let git = Git(directory: directory)
+            let prefix: String
+            do {
+                prefix = String(decoding: try git.run(["rev-parse", "--show-prefix"]), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            } catch {
+                throw UsageError(description: "\(directory.path) is not in a git repository: \(error)")
+            }
+            guard git.hasCommit(ref) else {
+                throw UsageError(
+                    description: "the ref '\(ref)' is not in this repository; "
+                        + "in a shallow clone, fetch it first: git fetch --depth=1 origin \(ref)"
+                )
+            }
+            let check = SchemaCheck(
+                now: WorkingTree(packageDirectory: directory),
+                then: GitRef(git: git, ref: ref),
+                ref: ref,
+                folder: options.folder,
+                mode: options.mode
+            )
+            let report = try check.run()
+            return (report.rendered(as: options.format, pathPrefix: prefix), "", report.isClean ? .clean : .breaking)
+        } catch let error as UsageError {
+            return ("", "error: \(error.description)", .usage)
+        } catch {
+            return ("", "error: \(error)", .usage)
+        }
+    }
+
+    static func main() {
+        let result = run(arguments: Array(CommandLine.arguments.dropFirst()))
+        if !result.output.isEmpty { print(result.output) }
+        if !result.errors.isEmpty {
+            FileHandle.standardError.write(Data((result.errors + "\n").utf8))
+        }
+        exit(result.status.rawValue)
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+import Testing
+
+@testable import schema_check
+
+/// A git repository in a temporary folder, with schema files committed and then edited.
+private struct Repository {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("schema-check-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try git("init", "--quiet")
+        try git("config", "user.email", "tests@example.com")
+        try git("config", "user.name", "Tests")
+        try git("config", "commit.gpgsign", "false")
+    }
+
+    func git(_ arguments: String...) throws {
+        try Git(directory: folder).run(arguments)
+    }
+
+    func write(_ path: String, _ text: String) throws {
+        let file = folder.appendingPathComponent(path)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try Data(text.utf8).write(to: file)
+    }
+
+    func remove(_ path: String) throws {
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(path))
+    }
+
+    func commit() throws {
+        try git("add", "-A")
+        try git("commit", "--quiet", "-m", "schemas")
+    }
+
+    func check(_ arguments: String...) -> (output: String, errors: String, status: SchemaCheckCommand.Status) {
+        SchemaCheckCommand.run(arguments: ["--package-directory", folder.path] + arguments)
+    }
+
+    func delete() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// A versioned object schema with these fields, each `name: type`, required unless its type
+/// ends in `?`.
+private func schema(version: Int, _ fields: [String: String]) -> String {
+    var properties = [#""version": {"const": \#(version), "type": "integer"}"#]
+    var required = [#""version""#]
+    for (name, type) in fields.sorted(by: { $0.key < $1.key }) {
+        if type.hasSuffix("?") {
+            properties.append(#""\#(name)": {"type": ["\#(type.dropLast())", "null"]}"#)
+        } else {
+            properties.append(#""\#(name)": {"type": "\#(type)"}"#)
+            required.append(#""\#(name)""#)
+        }
+    }
+    return
+        #"{"type": "object", "properties": {\#(properties.joined(separator: ", "))}, "required": [\#(required.joined(separator: ", "))]}"#
+}
+
+@Suite("The schema check against a git ref")
+struct SchemaCheckTests {
+    @Test("Unchanged files are clean, and the summary counts them")
+    func clean() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try repository.write(
+            "Schemas/Poem/v2.schema.json",
+            schema(version: 2, ["author": "string", "title": "string?"])
+        )
+        try repository.commit()
+        let result = repository.check("--against", "HEAD")
+        #expect(result.status == .clean)
+        #expect(
+            result.output.contains("No breaking changes against HEAD (backward): 4 schema files of 1 type compared.")
+        )
+    }
+
+    @Test("A shipped version whose file changed is a break that names each field")
+    func shippedVersionChanged() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write(
+            "Schemas/Poem/v1.schema.json",
+            schema(version: 1, ["author": "string", "year": "integer"])
+        )
+        try repository.commit()
+        try repository.write(
+            "Schemas/Poem/v1.schema.json",
+            schema(version: 1, ["author": "integer", "title": "string"])
+        )
+        let result = repository.check("--against", "HEAD")
+        #expect(result.status == .breaking)
+        #expect(result.output.contains("error: v1 is shipped and its schema changed: Schemas/Poem/v1.schema.json"))
+        #expect(result.output.contains("- author: type changed from string to integer"))
+        #expect(result.output.contains("- title: added"))
+        #expect(result.output.contains("- year: removed"))
+    }
+
+    @Test("A version removed from a chain is a break")
+    func versionRemoved() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try repository.write("Schemas/Poem/v2.schema.json", schema(version: 2, ["author": "string"]))
+        try repository.commit()
+        try repository.remove("Schemas/Poem/v1.schema.json")
+        let result = repository.check("--against", "HEAD")
+        #expect(result.status == .breaking)
+        #expect(
+            result.output.contains("error: v1 is shipped and its schema file was removed: Schemas/Poem/v1.schema.json")
+        )
+    }
+
+    @Test("A new version is fine, and a field renamed in it is not a change of a shipped version")
+    func newVersionWithRename() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string", "poem": "string"]))
+        try repository.commit()
+        try repository.write(
+            "Schemas/Poem/v2.schema.json",
+            schema(version: 2, ["author": "string", "text": "string?"])
+        )
+        let result = repository.check("--against", "HEAD")
+        #expect(result.status == .clean)
+        #expect(result.output.contains("note: v2 is new: Schemas/Poem/v2.schema.json"))
+    }
+
+    @Test("A new version that requires a field the one before did not write breaks backward compatibility")
+    func backwardBreak() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try repository.commit()
+        try repository.write(
+            "Schemas/Poem/v2.schema.json",
+            schema(version: 2, ["author": "string", "stars": "integer"])
+        )
+        let backward = repository.check("--against", "HEAD")
+        #expect(backward.status == .breaking)
+        #expect(backward.output.contains("error: v2 is not backward compatible with v1"))
+        #expect(backward.output.contains("- stars: required by v2, which v1 did not always write"))
+        #expect(repository.check("--against", "HEAD", "--mode", "forward").status == .clean)
+        #expect(repository.check("--against", "HEAD", "--mode", "full").status == .breaking)
+    }
+
+    @Test("A new version that stops writing a field the one before required breaks forward compatibility")
+    func forwardBreak() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string", "poem": "string"]))
+        try repository.commit()
+        try repository.write("Schemas/Poem/v2.schema.json", schema(version: 2, ["author": "integer"]))
+        #expect(repository.check("--against", "HEAD").status == .breaking)  // author's type changed
+        let forward = repository.check("--against", "HEAD", "--mode", "forward")
+        #expect(forward.status == .breaking)
+        #expect(forward.output.contains("- poem: required by v1, which v2 does not always write"))
+        #expect(forward.output.contains("- author: v2 writes integer, which v1 does not read"))
+    }
+
+    @Test("Versions order as a chain: the unversioned documents first, then by number")
+    func chainOrder() throws {
+        let files = ["T/v10.schema.json", "T/v2.schema.json", "T/unversioned.schema.json"].compactMap {
+            SchemaFile(path: $0)
+        }
+        #expect(files.sorted().map(\.versionName) == ["unversioned", "v2", "v10"])
+        #expect(SchemaFile(path: "T/v2b.schema.json") == nil)
+        #expect(SchemaFile(path: "v2.schema.json") == nil)
+        #expect(SchemaFile(path: ".build/T/v2.schema.json") == nil)
+    }
+
+    @Test("A ref that does not exist is a usage error that says to fetch it")
+    func badRef() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try repository.commit()
+        let result = repository.check("--against", "nonexistent")
+        #expect(result.status == .usage)
+        #expect(result.errors.contains("the ref 'nonexistent' is not in this repository"))
+        #expect(result.errors.contains("git fetch --depth=1 origin nonexistent"))
+    }
+
+    @Test("No schema files in either place is a usage error, never a pass")
+    func noFiles() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("README.md", "nothing here")
+        try repository.commit()
+        let result = repository.check("--against", "HEAD")
+        #expect(result.status == .usage)
+        #expect(result.errors.contains("no schema files"))
+        #expect(result.errors.contains("nothing was checked"))
+    }
+
+    @Test("A schema file that is not JSON is a usage error that names the file")
+    func notJSON() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try repository.commit()
+        try repository.write("Schemas/Poem/v1.schema.json", "{ not json")
+        let result = repository.check("--against", "HEAD")
+        #expect(result.status == .usage)
+        #expect(result.errors.contains("Schemas/Poem/v1.schema.json at the working tree is not a JSON schema"))
+    }
+
+    @Test("Bad arguments are usage errors, and help exits cleanly")
+    func arguments() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        #expect(repository.check().status == .usage)
+        #expect(repository.check().errors.contains("--against <ref> is required"))
+        #expect(repository.check("--against", "HEAD", "--format", "xml").status == .usage)
+        #expect(repository.check("--against", "HEAD", "--mode", "sideways").status == .usage)
+        #expect(repository.check("--against").status == .usage)
+        #expect(repository.check("--frobnicate").status == .usage)
+        let help = repository.check("--help")
+        #expect(help.status == .clean)
+        #expect(help.output.contains("EXIT STATUS: 0 no breaking change, 1 a breaking change, 64 a usage error."))
+    }
+
+    @Test("The folder option limits the search, and a folder without files is a usage error")
+    func schemasFolder() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try repository.write("Other/Note/v1.schema.json", schema(version: 1, ["text": "string"]))
+        try repository.commit()
+        try repository.write("Other/Note/v1.schema.json", schema(version: 1, ["text": "integer"]))
+        #expect(repository.check("--against", "HEAD", "--schemas", "Schemas").status == .clean)
+        #expect(repository.check("--against", "HEAD").status == .breaking)
+        #expect(repository.check("--against", "HEAD", "--schemas", "Missing").status == .usage)
+    }
+
+    @Test("JSON output lists each type's findings for programs")
+    func jsonOutput() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try repository.commit()
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "integer"]))
+        let result = repository.check("--against", "HEAD", "--format", "json")
+        #expect(result.status == .breaking)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        )
+        #expect(document["breaking"] as? Bool == true)
+        #expect(document["ref"] as? String == "HEAD")
+        #expect(result.output.contains(#""file" : "Schemas/Poem/v1.schema.json""#))
+        let types = try #require(document["types"] as? [[String: Any]])
+        #expect(types.first?["type"] as? String == "Poem")
+        let findings = try #require(types.first?["findings"] as? [[String: Any]])
+        #expect(findings.first?["kind"] as? String == "shipped-version-changed")
+        #expect(findings.first?["details"] as? [String] == ["author: type changed from string to integer"])
+    }
+
+    @Test("GitHub output is one annotation per finding, on the file, with the lines escaped")
+    func githubOutput() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Package/Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try repository.commit()
+        try repository.write("Package/Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "integer"]))
+        let result = SchemaCheckCommand.run(arguments: [
+            "--package-directory", repository.folder.appendingPathComponent("Package").path,
+            "--against", "HEAD", "--format", "github",
+        ])
+        #expect(result.status == .breaking)
+        let lines = result.output.components(separatedBy: "\n")
+        #expect(
+            lines.first
+                == "::error file=Package/Schemas/Poem/v1.schema.json,title=Schema check against HEAD::"
+                + "Poem v1 is shipped and its schema changed%0Aauthor: type changed from string to integer"
+        )
+    }
+
+    @Test("The check reads the ref in a shallow clone that fetched it")
+    func shallowClone() throws {
+        let origin = try Repository()
+        defer { origin.delete() }
+        try origin.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try origin.commit()
+        try origin.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "integer"]))
+        try origin.commit()
+        try origin.git("tag", "shipped", "HEAD~1")
+        let clone = try Repository()
+        defer { clone.delete() }
+        try clone.git("remote", "add", "origin", "file://" + origin.folder.path)
+        try clone.git("fetch", "--quiet", "--depth=1", "origin", "HEAD")
+        try clone.git("checkout", "--quiet", "FETCH_HEAD")
+        #expect(clone.check("--against", "shipped").status == .usage)
+        try clone.git("fetch", "--quiet", "--depth=1", "origin", "tag", "shipped")
+        let result = clone.check("--against", "shipped")
+        #expect(result.status == .breaking)
+        #expect(result.output.contains("- author: type changed from string to integer"))
+    }
+}
