@@ -100,9 +100,6 @@ struct NoteRoutes: Sendable {
         }
         for _ in 0..<(condition == .none ? Self.attempts : 1) {
             let row = try await store.read(id: id)
-            if let refused = condition.refusal(row?.revision, id: id) {
-                return refused
-            }
             var stored: Versioned<Note>?
             if let row {
                 do {
@@ -124,9 +121,19 @@ struct NoteRoutes: Sendable {
                     note = try versions.decode(Note.self, from: body, at: version)
                 }
             } catch {
+                // A body the client must change (400) comes first; an edit that cannot be merged
+                // into a revision it never read is a revision to read again (412).
+                if (error as? APIVersionError)?.httpStatus != 400,
+                    let refused = condition.refusal(row?.revision, id: id)
+                {
+                    return refused
+                }
                 return refusal(error)
             }
             // end snippet
+            if let refused = condition.refusal(row?.revision, id: id) {
+                return refused
+            }
             let storage = fleet.storage
             let document: Data
             let storedAs: Int
