@@ -220,7 +220,11 @@ public struct APIVersions: @unchecked Sendable {
         } catch let error as APIVersionError {
             throw error
         } catch {
-            try checkVersion(of: type, in: body, at: coders)
+            // The one-pass decode refuses another version as any failure: say which it was.
+            // The other path checked the version before it decoded.
+            if coders.readsInOnePass(historical) {
+                try checkVersion(of: type, in: body, at: coders)
+            }
             throw APIVersionError.undecodableBody(type: name(of: type), apiVersion: version.name, underlying: error)
         }
         var sentTree: JSONTree?
