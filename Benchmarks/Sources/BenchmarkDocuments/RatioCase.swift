@@ -32,6 +32,10 @@ public struct RatioCase: Sendable {
     /// The same operation done as VersionedCodable 1.2 did it (see `OneTwoMethod`), where 1.2
     /// could do it: a reference for the reader, with no threshold of its own.
     public var oneTwoMethod: (@Sendable () throws -> Void)? = nil
+    /// 1.2's method with the least check a writer that watches the spec's keys makes (see
+    /// `OneTwoMethod.encodeWatchingKeys`), where the row encodes with the default spec: the
+    /// floor of any design that refuses a clash rather than overwrite, with no threshold.
+    public var oneTwoMethodWatchingKeys: (@Sendable () throws -> Void)? = nil
 }
 
 /// Thrown when a benchmarked operation returns something other than what it should.
@@ -273,6 +277,10 @@ extension RatioCase {
             oneTwoMethod: {
                 let data = try OneTwoMethod.encode(versionedValue) { try oneTwoEncoder.encode($0) }
                 try expect(data.count >= minimumSize, "1.2's article encode")
+            },
+            oneTwoMethodWatchingKeys: {
+                let data = try OneTwoMethod.encodeWatchingKeys(versionedValue) { try oneTwoEncoder.encode($0) }
+                try expect(data.count >= minimumSize, "1.2's article encode watching keys")
             }
         )
     }()
@@ -308,6 +316,10 @@ extension RatioCase {
             oneTwoMethod: {
                 let data = try OneTwoMethod.encode(versionedValue) { try oneTwoEncoder.encode($0) }
                 try expect(data.count >= minimumSize, "1.2's note encode")
+            },
+            oneTwoMethodWatchingKeys: {
+                let data = try OneTwoMethod.encodeWatchingKeys(versionedValue) { try oneTwoEncoder.encode($0) }
+                try expect(data.count >= minimumSize, "1.2's note encode watching keys")
             }
         )
     }()
