@@ -146,6 +146,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
                 return false
             }
             if !isNil, writer.givesWay(.value(spec), at: path) {
+                writer.giveWay(at: path)
                 return true
             }
             // An integer (or nothing) where the version goes mirrors it, if its type can hold it.
@@ -322,7 +323,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let path = place.path + [key]
         switch role {
         case .value?, .version?:
-            if !writer.givesWay(role!, at: path) {
+            if writer.givesWay(role!, at: path) {
+                writer.giveWay(at: path)
+            } else {
                 writer.note(.clash(path: path, atVersion: writer.isVersion(path)))
             }
             return nil

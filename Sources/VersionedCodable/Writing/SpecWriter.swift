@@ -20,9 +20,8 @@ final class SpecWriter: Encoder {
     }
 
     let base: any Encoder
-    // What it is made with is constant. Of what it notes during the encode, what every encode
-    // touches skips dynamic exclusivity checks, which each access would pay: an instance serves
-    // the one encode that made it, whose accesses never overlap. The rest keeps its checks.
+    // What it is made with is constant; what it notes during the one encode that made it lives
+    // here and ends with it.
     /// What the spec writes in this encode.
     let spec: SpecWritten
     let version: Int?
@@ -37,18 +36,17 @@ final class SpecWriter: Encoder {
     /// The encoder's key strategy, where it changes keys and is known (see
     /// ``checkKeyForms(at:)``).
     let keyStrategy: JSONEncoder.KeyEncodingStrategy?
-    @exclusivity(unchecked) private(set) var finding: Finding?
+    private(set) var finding: Finding?
     /// Whether the spec's part of the root is written, and of which other objects: the root
     /// apart, so that the common encode allocates no list.
-    @exclusivity(unchecked) private var rootIsWritten = false
+    private var rootIsWritten = false
     private var written: [ObjectIdentifier] = []
     /// The objects the type opened with `nestedContainer` or `superEncoder`, and how to reach
     /// them: the spec's part is written there when the enclosing object is done.
-    @exclusivity(unchecked) private var held:
-        [(place: SpecWritten, container: () -> KeyedEncodingContainer<ForwardedKey>)] = []
+    private var held: [(place: SpecWritten, container: () -> KeyedEncodingContainer<ForwardedKey>)] = []
     /// The root's container, as the type opened it, where the spec's part of the root is written
     /// rather than into a container opened again.
-    @exclusivity(unchecked) private var rootContainer: KeyedEncodingContainer<ForwardedKey>?
+    private var rootContainer: KeyedEncodingContainer<ForwardedKey>?
     /// The keys the type wrote where the spec writes, with whether each is a dictionary's entry:
     /// noted only where they are compared, under a key strategy or beside kept fields.
     private var keysWritten: [(path: [String], key: String, isEntry: Bool)] = []
@@ -174,11 +172,15 @@ final class SpecWriter: Encoder {
     /// the spec writes anywhere but at the version holds nothing (a spec that writes
     /// `"_metadata": null` for the `nil` version), so the type's value is written instead.
     func givesWay(_ entry: SpecWritten.Entry, at path: [String]) -> Bool {
-        guard case .value(let value) = entry, (value as? any NilRepresentable)?.isNil == true, !isVersion(path) else {
+        guard case .value(let value) = entry, (value as? any NilRepresentable)?.isNil == true else {
             return false
         }
+        return !isVersion(path)
+    }
+
+    /// Leaves the spec's value at `path` out, where it gives way to the type's.
+    func giveWay(at path: [String]) {
         gaveWay.append(path)
-        return true
     }
 
     /// The paths from the root to the integers the spec wrote that are the version, first in
