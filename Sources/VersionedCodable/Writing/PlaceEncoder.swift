@@ -63,9 +63,7 @@ struct PlaceSingleValueEncodingContainer: SingleValueEncodingContainer {
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        if isSingleValue(T.self) {
-            throw writer.refuse(.notAnObject(path: place.path))
-        }
+        // A single value is refused by `following`, which sends it nowhere (see ``Route``).
         try base.encode(try writer.following(value, at: place))
     }
 }
