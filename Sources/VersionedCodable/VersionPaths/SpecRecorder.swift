@@ -1,6 +1,7 @@
-/// Records what a ``VersionPathSpec`` writes for one encode into a ``SpecWritten``: keyed
-/// objects are followed, and everything else is kept as the value it is, so that the real coder
-/// writes it later, merged into what the type writes, with its own strategies.
+/// Records what a ``VersionPathSpec`` writes for one encode, and makes a ``SpecWritten`` of it
+/// once the spec is done: keyed objects are followed, and everything else is kept as the value it
+/// is, so that the real coder writes it later, merged into what the type writes, with its own
+/// strategies.
 ///
 /// The spec's encoding runs once per encode, with the encoder's `userInfo`, so what is merged is
 /// exactly what the spec writes this time, whatever it depends on. It is also its own
@@ -10,9 +11,9 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
     /// is refused rather than followed, so that it cannot make the library recurse without end.
     static let maximumDepth = 512
 
-    let node: SpecWritten
+    let node: Recording
     /// Where a problem is noted.
-    let root: SpecWritten
+    let root: Recording
     let userInfo: [CodingUserInfoKey: Any]
     var codingPath: [any CodingKey] { [] }
 
@@ -21,12 +22,67 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
     /// - Throws: ``VersionedDecodingError/invalidVersionChain(_:)`` when what it writes cannot
     ///   be merged into a document, and whatever the spec's encoding throws.
     static func record(_ spec: some VersionPathSpec, userInfo: [CodingUserInfoKey: Any]) throws -> SpecWritten {
-        let root = SpecWritten(path: [])
+        let root = Recording(path: [])
         try spec.encode(to: SpecRecorder(node: root, root: root, userInfo: userInfo))
         if let problem = root.problem {
             throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(type(of: spec), reason: problem))
         }
-        return root
+        return root.written
+    }
+
+    /// What a spec has written at one object so far: it ends with the recording, once a
+    /// ``SpecWritten`` is made of it.
+    final class Recording {
+        let path: [String]
+        private(set) var keys: [String] = []
+        /// What was written under each key, an object recorded whole as what it stays.
+        private(set) var values: [SpecWritten.Entry] = []
+        /// The objects opened with `nestedContainer` or `superEncoder`, which the spec may still
+        /// write into: made what they stay once the spec is done.
+        private var opening: [(index: Int, object: Recording)] = []
+        /// Whether the spec opened a keyed container here, so that what it wrote here is an
+        /// object.
+        var opened = false
+        /// What makes the spec's part impossible to merge into a document, found while
+        /// recording: kept at the root.
+        var problem: String?
+
+        init(path: [String]) {
+            self.path = path
+        }
+
+        func set(_ key: String, _ entry: SpecWritten.Entry) {
+            if let index = keys.firstIndex(of: key) {
+                values[index] = entry
+                opening.removeAll { $0.index == index }
+            } else {
+                keys.append(key)
+                values.append(entry)
+            }
+        }
+
+        /// The object opened at `key`, made if the spec has not opened one there yet.
+        func object(at key: String) -> Recording {
+            if let index = keys.firstIndex(of: key), let existing = opening.first(where: { $0.index == index }) {
+                return existing.object
+            }
+            let made = Recording(path: path + [key])
+            made.opened = true
+            // Its place in the order is taken now; what stands there is replaced once the spec
+            // is done, by ``written``.
+            set(key, .version)
+            opening.append((keys.firstIndex(of: key)!, made))
+            return made
+        }
+
+        /// What was recorded here and below, as it stays.
+        var written: SpecWritten {
+            var values = values
+            for (index, object) in opening {
+                values[index] = .object(object.written)
+            }
+            return SpecWritten(path: path, keys: keys, values: values)
+        }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -48,9 +104,9 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
         if Route(T.self, hasPlace: { true }) == .pass {
             return .value(value)
         }
-        let object = SpecWritten(path: node.path + [key])
+        let object = Recording(path: node.path + [key])
         try value.encode(to: SpecRecorder(node: object, root: root, userInfo: userInfo))
-        return object.opened ? .object(object) : .value(value)
+        return object.opened ? .object(object.written) : .value(value)
     }
 
     func encodeNil() throws { try encode(Int?.none) }
@@ -117,7 +173,7 @@ private struct DiscardingContainer: UnkeyedEncodingContainer {
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
     mutating func superEncoder() -> any Encoder {
-        let discarded = SpecWritten(path: ["-"])
+        let discarded = SpecRecorder.Recording(path: ["-"])
         return SpecRecorder(node: discarded, root: discarded, userInfo: [:])
     }
 }

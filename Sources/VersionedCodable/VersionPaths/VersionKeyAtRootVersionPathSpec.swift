@@ -19,8 +19,8 @@ public struct VersionKeyAtRootVersionPathSpec: VersionPathSpec, Sendable {
 
 // The default spec's answers, known without asking it: it reads and writes one integer under
 // `version` at the root. Each gives what asking the spec gives (see `DefaultSpecShortcutTests`).
-// The places are `nonisolated(unsafe)`: made once, and never changed after, so tasks may share
-// them.
+// The places it reads are `nonisolated(unsafe)`: made once, and never changed after, so tasks
+// may share them.
 extension VersionKeyAtRootVersionPathSpec {
     /// The key it reads and writes.
     @usableFromInline
@@ -33,8 +33,7 @@ extension VersionKeyAtRootVersionPathSpec {
     nonisolated(unsafe) static let keysReadNamingOlderBuilds = keysRead.addingOlderBuildsKeys()
 
     /// What it writes for the version being written.
-    nonisolated(unsafe) static let written = SpecWritten(path: [], [(key.stringValue, .version)])
-
+    static let written = SpecWritten(path: [], keys: [key.stringValue], values: [.version])
 }
 
 /// The keys beside a version's key that hold the oldest versions that may read and write the

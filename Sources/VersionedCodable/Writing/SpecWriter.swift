@@ -40,7 +40,8 @@ final class SpecWriter: Encoder {
     /// Whether the spec's part of the root is written, and of which other objects: the root
     /// apart, so that the common encode allocates no list.
     private var rootIsWritten = false
-    private var written: [ObjectIdentifier] = []
+    /// The objects below the root where it is written, by their paths.
+    private var written: [[String]] = []
     /// The objects the type opened with `nestedContainer` or `superEncoder`, and how to reach
     /// them: the spec's part is written there when the enclosing object is done.
     private var held: [(place: SpecWritten, container: () -> KeyedEncodingContainer<ForwardedKey>)] = []
@@ -106,14 +107,14 @@ final class SpecWriter: Encoder {
     /// may read and write the document, beside the version, or at the root the fields kept from a
     /// newer document.
     private func writesBesideSpec(at place: SpecWritten) -> Bool {
-        declaration?.path == place.path || (place === spec && !unknownFields.isEmpty)
+        declaration?.path == place.path || (place.path.isEmpty && !unknownFields.isEmpty)
     }
 
     /// Notes a key the type writes at `place`, where it is compared later: under a key strategy
     /// that changes keys, and at the root beside kept fields, which a key the type writes wins
     /// over (a field it writes but does not read).
     func noteWritten(_ key: String, at place: SpecWritten, isEntry: Bool) {
-        if keyStrategy != nil || (place === spec && !unknownFields.isEmpty) {
+        if keyStrategy != nil || (place.path.isEmpty && !unknownFields.isEmpty) {
             keysWritten.append((place.path, key, isEntry))
         }
     }
@@ -238,16 +239,16 @@ final class SpecWriter: Encoder {
     }
 
     private func isWritten(_ place: SpecWritten) -> Bool {
-        place === spec ? rootIsWritten : written.contains(ObjectIdentifier(place))
+        place.path.isEmpty ? rootIsWritten : written.contains(place.path)
     }
 
     /// Marks the spec's part of `place` as written, by this writer or by a dictionary that
     /// carries it.
     func markWritten(_ place: SpecWritten) {
-        if place === spec {
+        if place.path.isEmpty {
             rootIsWritten = true
         } else {
-            written.append(ObjectIdentifier(place))
+            written.append(place.path)
         }
     }
 
@@ -292,7 +293,7 @@ final class SpecWriter: Encoder {
         markWritten(place)
         try checkKeyForms(at: place)
         var container =
-            place === spec
+            place.path.isEmpty
             ? rootContainer ?? encoder.container(keyedBy: ForwardedKey.self)
             : encoder.container(keyedBy: ForwardedKey.self)
         try write(place, into: &container)
@@ -303,7 +304,7 @@ final class SpecWriter: Encoder {
     /// key strategy makes a kept key one of them; what the spec writes; and beside the version the
     /// oldest versions that may read and write the document.
     func forEachEntry(at place: SpecWritten, _ body: (String, MergedEntry) throws -> Void) rethrows {
-        if place === spec {
+        if place.path.isEmpty {
             for (key, value) in keptFields {
                 try body(key, .value(value))
             }
@@ -328,7 +329,7 @@ final class SpecWriter: Encoder {
     /// through the coder's own method for its type (the version through the typed one, its fast
     /// path).
     func write(_ place: SpecWritten, into container: inout KeyedEncodingContainer<ForwardedKey>) throws {
-        if place === spec, !unknownFields.isEmpty {
+        if place.path.isEmpty, !unknownFields.isEmpty {
             for (key, value) in keptFields {
                 try container.encode(value, forKey: ForwardedKey(stringValue: key))
             }
