@@ -223,6 +223,24 @@ struct WritingRulesTests {
         )
     }
 
+    struct NarrowOptionalMirror: VersionedCodable, Equatable {
+        static let version: Int? = 300
+        typealias PreviousVersion = NothingEarlier
+        var version: Int8?
+        var name: String
+    }
+
+    @Test("A mirror that is nil must be able to hold the version too, or the document does not read back")
+    func narrowOptionalMirror() throws {
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: NarrowOptionalMirror(version: nil, name: "n"))
+        }
+        // A plain decode of what the version would make of the field: it cannot hold 300.
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(NarrowOptionalMirror.self, from: Data(#"{"version":300,"name":"n"}"#.utf8))
+        }
+    }
+
     /// Keeps the version under "super", where a key-less super encoder writes.
     struct SuperSpec: VersionPathSpec {
         static var keyPathToVersion: KeyPath<Self, Int?> { \Self.super.version }

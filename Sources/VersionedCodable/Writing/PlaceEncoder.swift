@@ -256,7 +256,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             return
         }
         let path = place.path + [key.stringValue]
-        if keysFromData || !writer.isVersion(path) || !(innermostWrappedType(of: T.self) is any BinaryInteger.Type) {
+        if keysFromData || !writer.isVersion(path) || !fits(writer.version, in: T.self) {
             throw writer.refuse(clash(at: path))
         }
     }
