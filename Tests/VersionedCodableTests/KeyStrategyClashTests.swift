@@ -148,6 +148,60 @@ struct KeyStrategyClashTests {
         let read = try JSONDecoder().decode(versioned: [String: Score].self, from: encoder.encode(versioned: scores))
         #expect(read == scores)
     }
+
+    /// A key a custom strategy makes.
+    struct Upper: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Holds a versioned map as a part, beside a field of its own.
+    struct Board: Codable, Equatable {
+        var title: String
+        var scores: Versioned<[String: Score]>
+    }
+
+    /// The same without versioning.
+    struct PlainBoard: Codable, Equatable {
+        var title: String
+        var scores: [String: Score]
+    }
+
+    @Test(
+        "A versioned map inside a document keeps its keys as a plain encode and decode of one do, under any key strategy",
+        arguments: [
+            JSONEncoder.KeyEncodingStrategy.convertToSnakeCase,
+            .custom { path in Upper(stringValue: path.last!.stringValue.uppercased()) },
+        ]
+    )
+    func partDictionaryUnderStrategies(strategy: JSONEncoder.KeyEncodingStrategy) throws {
+        let scores: [String: Score] = [
+            "carolJones": Score(points: 3), "myURL": Score(points: 1), "a_b": Score(points: 2),
+        ]
+        let encoder = Self.encoder(strategy)
+        let written = try Self.object(encoder.encode(Board(title: "t", scores: Versioned(wrappedValue: scores))))
+        let plain = try Self.object(encoder.encode(PlainBoard(title: "t", scores: scores)))
+        // The part's own key, as the strategy writes it: the key that is not the title's.
+        let partKey = try #require(plain.allKeys.first { "\($0)".lowercased() != "title" })
+        let part = try #require(written.object(forKey: partKey) as? NSDictionary)
+        let plainPart = try #require(plain.object(forKey: partKey) as? NSDictionary)
+        #expect(part == plainPart.adding(["version": 1]))
+    }
+
+    @Test("A versioned map is read with its keys as they are under a key strategy, as a plain decode reads one")
+    func dictionaryReadUnderSnakeCase() throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let entries = #""carol_jones":{"points":3},"myURL":{"points":1}"#
+        let expected = try decoder.decode([String: Score].self, from: Data("{\(entries)}".utf8))
+        #expect(expected.keys.sorted() == ["carol_jones", "myURL"])
+        let root = Data("{\(entries),\"version\":1}".utf8)
+        #expect(try decoder.decode(versioned: [String: Score].self, from: root) == expected)
+        let board = Data(("{\"title\":\"t\",\"scores\":{" + entries + ",\"version\":1}}").utf8)
+        #expect(try decoder.decode(Board.self, from: board).scores.wrappedValue == expected)
+    }
 }
 
 // A dictionary conforms itself, as a program whose documents are maps may make it.

@@ -35,7 +35,7 @@ extension VersionedCodable {
         do {
             try openVersioned(shared, readingNewer: readingNewer)
             if shared.storedVersion == version, Self.self != NothingEarlier.self {
-                return Versioned(decoded: try Self(from: shared), storedVersion: version, newer: nil)
+                return Versioned(decoded: try decodeOwn(from: shared), storedVersion: version, newer: nil)
             }
             return try decodeOther(shared, walk: walk)
         } catch {
@@ -130,7 +130,7 @@ extension VersionedCodable {
         let read = KeysRead()
         read.keys.reserveCapacity(16)
         shared.typeKeys = read
-        let value = try Self(from: shared)
+        let value = try decodeOwn(from: shared)
         let (stored, readable, writable) = shared.newer!
         if read.forwarded {
             // What the forwarded type read is not known, so what to keep is not either.
@@ -226,6 +226,29 @@ extension VersionedCodable {
         return try own!.get()
     }
 
+    /// Decodes the value at a versioned part's root from `decoder`, the part's ``PlaceDecoder``:
+    /// a dictionary as a plain decode reads one, through ``DictionaryAtPlace``, so that its keys
+    /// are read as they are under any key strategy, and anything else by its own `init(from:)`.
+    @inlinable
+    static func decodeOwn(from decoder: any Decoder) throws -> Self {
+        if isDictionaryAtPlace(Self.self) {
+            return try decodeDictionary(from: decoder)
+        }
+        return try Self(from: decoder)
+    }
+
+    /// Decodes a dictionary that is the versioned value itself, without what the spec read.
+    @usableFromInline
+    @inline(never)
+    static func decodeDictionary(from decoder: any Decoder) throws -> Self {
+        let shared = decoder as! PlaceDecoder
+        let dictionary = Self.self as! any DictionaryAtPlace.Type
+        let value = try dictionary.decode(from: shared.base, leavingOut: shared.place) as! Self
+        // It reads every key of a newer document, so none is left to keep.
+        shared.typeKeys?.readAll = true
+        return value
+    }
+
     /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates
     /// the value back up. The caller has checked that the chain is sound and has the version,
     /// so the walk ends at it. Inlinable, so that a module that calls it for its own type
@@ -236,7 +259,7 @@ extension VersionedCodable {
     @inlinable
     static func decodeMigrating(storedVersion: Int?, from decoder: any Decoder) throws -> Self {
         if storedVersion == version {
-            return try Self(from: decoder)
+            return try decodeOwn(from: decoder)
         }
         let previous = try PreviousVersion.decodeMigrating(storedVersion: storedVersion, from: decoder)
         do {

@@ -51,6 +51,20 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
     }
 }
 
+/// Whether values of `Value` are dictionaries that a spec's keys are read and written beside.
+///
+/// A dictionary is one word: its size, known where the code is compiled for the type, spares
+/// almost every other type the conformance check, which every versioned decode and encode asks.
+@inlinable
+func isDictionaryAtPlace<Value>(_ type: Value.Type) -> Bool {
+    MemoryLayout<Value>.size == MemoryLayout<[String: Int]>.size && conformsToDictionaryAtPlace(type)
+}
+
+@usableFromInline
+func conformsToDictionaryAtPlace(_ type: Any.Type) -> Bool {
+    type is any DictionaryAtPlace.Type
+}
+
 /// One entry of such a dictionary: its value, or the error decoding it threw, thrown only if
 /// the entry is kept (the version's entry is not a value of the dictionary's type).
 private struct DecodedEntry<Value: Decodable>: Decodable {

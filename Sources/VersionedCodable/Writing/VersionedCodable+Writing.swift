@@ -101,7 +101,7 @@ extension VersionedCodable {
             keyStrategy: keyStrategy
         )
         do {
-            if keyStrategy != nil, value is any DictionaryAtPlace {
+            if isDictionaryAtPlace(Self.self) {
                 try writeDictionary(value, by: writer, to: encoder)
             } else {
                 try value.encode(to: writer)
