@@ -126,6 +126,10 @@ var serverDependencies: [Target.Dependency] {
     [
         .product(name: "VersionedCodable", package: "VersionedCodable"),
         .product(name: "VersionedCodableAPI", package: "VersionedCodable"),
+        // Reads upgrade notes through the store library's `UpgradeOnRead`, over the same
+        // adapter as the upgrade's.
+        .product(name: "VersionedCodableStore", package: "VersionedCodable"),
+        "NotesStore",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import PostgresNIO
 import ServiceLifecycle
+import VersionedCodableStore
 
 /// The notes service: its settings come from the environment, so that the same binary runs
 /// as every instance of the fleet.
@@ -12,6 +13,8 @@ import ServiceLifecycle
 /// - `NOTES_DB_HOST`, `NOTES_DB_PORT`, `NOTES_DB_USER`, `NOTES_DB_NAME`: the PostgreSQL server
 ///   (127.0.0.1, 5432, notes, postgres), reached without TLS or password, as on loopback.
 /// - `NOTES_SETTING_INTERVAL_MS`: how often the fleet setting is read again (250).
+/// - `NOTES_WRITE_BACKS_PER_SECOND`: the most notes this instance's reads write back upgraded
+///   per second (1000); a read past it answers and leaves the note for a later read.
 package enum NotesService {
     /// Runs the service until SIGTERM or SIGINT.
     ///
@@ -35,7 +38,23 @@ package enum NotesService {
         )
         let store = NoteStore(client: client, logger: logger)
         let interval = environment["NOTES_SETTING_INTERVAL_MS"].flatMap(Int.init) ?? 250
-        let fleet = FleetSetting(initial: NotesAPI.newestVersion, store: store, interval: .milliseconds(interval))
+        var writesBack = 1000.0
+        if let text = environment["NOTES_WRITE_BACKS_PER_SECOND"] {
+            guard let rate = Double(text) else {
+                throw StoreSettingError.outOfRange(
+                    setting: "NOTES_WRITE_BACKS_PER_SECOND",
+                    value: text,
+                    requirement: "a finite number above 0"
+                )
+            }
+            writesBack = rate
+        }
+        let fleet = try FleetSetting(
+            initial: NotesAPI.newestVersion,
+            store: store,
+            interval: .milliseconds(interval),
+            writesBackPerSecond: writesBack
+        )
 
         let router = Router()
         router.get("/health") { _, _ in
