@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import PostgresNIO
 import ServiceLifecycle
+import VersionedCodableSchema
 import VersionedCodableStore
 
 /// The notes service: its settings come from the environment, so that the same binary runs
@@ -73,8 +74,9 @@ package enum NotesService {
         }
         let versions = try NotesAPI.makeAPIVersions()
         NoteRoutes(store: store, fleet: fleet, versions: versions, logger: logger).add(to: router)
-        // The API versions and what changed in each, from the chains: a page, or JSON for tools.
-        let described = versions.describe()
+        // The API versions and what changed in each, from the chains: a page, or JSON for tools,
+        // each linking the version's OpenAPI document.
+        let described = versions.describe(linkingSchemas: NotesAPI.openAPIPath(of:))
         let page = described.markdown
         let document = try JSONEncoder().encode(described)
         router.get("/api-versions") { request, _ in
@@ -87,6 +89,29 @@ package enum NotesService {
                 body: .init(byteBuffer: ByteBuffer(bytes: document))
             )
         }
+        // snippet: notes-openapi-route
+        // The schemas of the note and its attachments at the versions each API version shows
+        // them, derived once from the chains: an OpenAPI 3.1 document per API version.
+        var documents: [String: Data] = [:]
+        for (name, document) in try versions.openAPIDocuments(of: [Note.self], title: NotesAPI.openAPITitle) {
+            documents["v\(name).json"] = try document.jsonData()
+        }
+        let openAPI = documents
+        let served = openAPI.keys.sorted().joined(separator: ", ")
+        router.get("/openapi/:file") { _, context in
+            guard let file = context.parameters.get("file"), let document = openAPI[file] else {
+                return Response.text(
+                    "No such document; the API versions' documents are \(served).\n",
+                    status: .notFound
+                )
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: document))
+            )
+        }
+        // end snippet
         PlainNoteRoutes(store: store).add(to: router)
 
         var app = Application(
