@@ -36,8 +36,9 @@ let package = Package(
         .target(name: "VersionedCodableAPI", dependencies: ["VersionedCodable"]),
         // JSON Schemas of every version, derived from what each version's code reads, a
         // validator for them and a lock on shipped versions' committed schema files; outside
-        // the core, which never needs them.
-        .target(name: "VersionedCodableSchema", dependencies: ["VersionedCodable"]),
+        // the core, which never needs them. It writes the OpenAPI documents of API versions
+        // too, so it depends on the API library, which does not depend on it.
+        .target(name: "VersionedCodableSchema", dependencies: ["VersionedCodable", "VersionedCodableAPI"]),
         // `swift package check-schemas --against <ref>`: the committed schema files compared
         // with a git ref's. The plugin finds the folder and runs the tool, which holds the
         // comparison so that its tests can call it; neither builds the user's code.
@@ -88,7 +89,10 @@ let package = Package(
         ),
         .testTarget(
             name: "VersionedCodableAPITests",
-            dependencies: ["VersionedCodable", "VersionedCodableAPI", "VersionedCodableTesting"],
+            // The schema library for the OpenAPI documents of the article's API versions.
+            dependencies: [
+                "VersionedCodable", "VersionedCodableAPI", "VersionedCodableTesting", "VersionedCodableSchema",
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -60,6 +60,8 @@ let package = Package(
                 "NotesModel",
                 .product(name: "VersionedCodable", package: "VersionedCodable"),
                 .product(name: "VersionedCodableAPI", package: "VersionedCodable"),
+                // Checks every answer against the OpenAPI document the service serves.
+                .product(name: "VersionedCodableSchema", package: "VersionedCodable"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -126,6 +128,12 @@ var serverDependencies: [Target.Dependency] {
     [
         .product(name: "VersionedCodable", package: "VersionedCodable"),
         .product(name: "VersionedCodableAPI", package: "VersionedCodable"),
+        // Reads upgrade notes through the store library's `UpgradeOnRead`, over the same
+        // adapter as the upgrade's.
+        .product(name: "VersionedCodableStore", package: "VersionedCodable"),
+        "NotesStore",
+        // Serves each API version's OpenAPI document.
+        .product(name: "VersionedCodableSchema", package: "VersionedCodable"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -51,6 +51,13 @@ extension APIVersions {
         }
     }
 
+    /// Every versioned type some API version lists, once each, in the order first listed: the
+    /// current version of each, as ``APIVersion/showing(_:asVersion:)`` named it. A type no API
+    /// version lists is shown as its current version by all of them.
+    public var listedTypes: [any VersionedCodable.Type] {
+        Self.listedTypes(in: versions).map(\.chain.newest)
+    }
+
     /// Every type some API version lists, once each, in the order first listed.
     static func listedTypes(in versions: [APIVersion]) -> [ShownType] {
         var types: [ShownType] = []

@@ -22,6 +22,9 @@ public struct APIVersionsDescription: Codable, Sendable, Equatable {
         public var isDefault: Bool
         /// Each type the service lists, as this API version shows it.
         public var types: [ShownType]
+        /// Where the service serves this API version's schemas (an OpenAPI document), when it
+        /// links them.
+        public var schemas: String?
     }
 
     /// A type as an API version shows it.
@@ -65,6 +68,10 @@ public struct APIVersionsDescription: Codable, Sendable, Equatable {
         for version in versions.reversed() {
             lines.append("## \(version.name)\(version.isDefault ? " (default)" : "")")
             lines.append("")
+            if let schemas = version.schemas {
+                lines.append("Schemas: [OpenAPI 3.1 components](\(schemas))")
+                lines.append("")
+            }
             for type in version.types {
                 var line = "- **\(type.type)**: version \(versionText(type.version)) (`\(type.versionType)`)"
                 if let fields = type.fields {
@@ -99,8 +106,15 @@ extension APIVersions {
     /// Describes the API versions from the declaration and the types' chains: nothing in it is
     /// written by hand.
     ///
+    /// <!-- snippet: api-versions-description-links -->
+    /// ```swift
+    /// let page = versions.describe(linkingSchemas: { "/openapi/v\($0.name).json" }).markdown
+    /// ```
+    ///
+    /// - Parameter schemas: Where the service serves each API version's schemas, to link from
+    ///   the description; `nil` to link none.
     /// - Returns: The description, to serve as JSON or as a page.
-    public func describe() -> APIVersionsDescription {
+    public func describe(linkingSchemas schemas: ((APIVersion) -> String)? = nil) -> APIVersionsDescription {
         let types = Self.listedTypes(in: versions)
         var fields: [ObjectIdentifier: [String]?] = [:]
         func fieldsOf(_ type: any VersionedCodable.Type) -> [String]? {
@@ -151,7 +165,14 @@ extension APIVersions {
                     )
                 )
             }
-            described.append(.init(name: version.name, isDefault: version == defaultVersion, types: shownTypes))
+            described.append(
+                .init(
+                    name: version.name,
+                    isDefault: version == defaultVersion,
+                    types: shownTypes,
+                    schemas: schemas?(version)
+                )
+            )
         }
         return APIVersionsDescription(versions: described)
     }

@@ -20,6 +20,12 @@ import VersionedCodable
 /// commits a checkpoint named ``checkpointName`` with the document's key, as the store's only
 /// way to write, which an upgrade run never reads.
 ///
+/// The version number says nothing of a document's `Versioned` parts: a document at the target
+/// may hold parts stored below the versions the coder's encoder writes them as (its
+/// `VersionsToWrite` list, or their current versions). A reader made with `partsBelowTarget`
+/// writes such a document back at the target too, through the same checks; the closure says
+/// which values hold such parts, from the stored versions of their `Versioned` parts.
+///
 /// <!-- snippet: store-upgrade-on-read -->
 /// ```swift
 /// let reader = try UpgradeOnRead(Bookmark.self, coder: JSONDocumentCoder(), writesBackPerSecond: 50)
@@ -40,6 +46,7 @@ public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: Doc
     public let checkpointName: String
 
     private let upgrade: DocumentUpgrade<Value, Coder>
+    private let partsBelowTarget: (@Sendable (Value) -> Bool)?
     private let state: LockedState
 
     /// Prepares reads of documents of `type` that may write them back at `target`.
@@ -50,6 +57,9 @@ public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: Doc
     ///     the chain that every running build reads.
     ///   - coder: The documents' format.
     ///   - writesBackPerSecond: The most write-backs per second; more than 0 and finite.
+    ///   - partsBelowTarget: Whether a value read from a document stored at the target holds
+    ///     `Versioned` parts below the versions the coder writes them as, so that the document
+    ///     is written back too; none by default.
     /// - Throws: ``StoreSettingError/outOfRange(setting:value:requirement:)`` for a rate that
     ///   is not more than 0 or not finite, ``UpgradeError/targetNotInChain(_:chain:)``, and
     ///   `VersionedDecodingError.invalidVersionChain` when the chain is not sound.
@@ -57,9 +67,16 @@ public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: Doc
         _ type: Value.Type,
         to target: UpgradeTarget = .current,
         coder: Coder,
-        writesBackPerSecond: Double
+        writesBackPerSecond: Double,
+        partsBelowTarget: (@Sendable (Value) -> Bool)? = nil
     ) throws {
-        try self.init(type, to: target, coder: coder, sharing: WriteBackLimit(perSecond: writesBackPerSecond))
+        try self.init(
+            type,
+            to: target,
+            coder: coder,
+            sharing: WriteBackLimit(perSecond: writesBackPerSecond),
+            partsBelowTarget: partsBelowTarget
+        )
     }
 
     /// Prepares reads of documents of `type` that may write them back at `target`, within a
@@ -79,16 +96,21 @@ public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: Doc
     ///   - coder: The documents' format.
     ///   - limit: The limit this reader's write-backs count against, with those of every
     ///     other reader made with it.
+    ///   - partsBelowTarget: Whether a value read from a document stored at the target holds
+    ///     `Versioned` parts below the versions the coder writes them as, so that the document
+    ///     is written back too; none by default.
     /// - Throws: ``UpgradeError/targetNotInChain(_:chain:)``, and
     ///   `VersionedDecodingError.invalidVersionChain` when the chain is not sound.
     public init(
         _ type: Value.Type,
         to target: UpgradeTarget = .current,
         coder: Coder,
-        sharing limit: WriteBackLimit
+        sharing limit: WriteBackLimit,
+        partsBelowTarget: (@Sendable (Value) -> Bool)? = nil
     ) throws {
         upgrade = try DocumentUpgrade(type, to: target, coder: coder)
         self.limit = limit
+        self.partsBelowTarget = partsBelowTarget
         checkpointName = "upgrade-on-read@\(describe(upgrade.targetVersion))"
         state = LockedState()
     }
@@ -99,8 +121,8 @@ public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: Doc
     /// What the reads so far did.
     public var report: UpgradeOnReadReport { state.withLock { $0 } }
 
-    /// Reads the document at `key` and, when `writeBack` is set and it is below the target,
-    /// writes it back at the target.
+    /// Reads the document at `key` and, when `writeBack` is set and it is below the target (or
+    /// at it with parts below, as `partsBelowTarget` says), writes it back at the target.
     ///
     /// - Parameters:
     ///   - key: The document's key.
@@ -120,7 +142,8 @@ public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: Doc
     }
 
     /// Decodes a document the service already read from `store` and, when `writeBack` is set
-    /// and it is below the target, writes it back at the target if it is unchanged since.
+    /// and it is below the target (or at it with parts below, as `partsBelowTarget` says),
+    /// writes it back at the target if it is unchanged since.
     ///
     /// - Parameters:
     ///   - document: The document as the store gave it, with its revision.
@@ -155,7 +178,11 @@ public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: Doc
         asked: Bool
     ) async throws -> WriteBackOutcome {
         guard let below = upgrade.isBelowTarget(read.storedVersion) else { return .newer }
-        guard below else { return .notNeeded }
+        // Parts are looked at only at the target itself: a document above it is never written
+        // down to it.
+        guard below || (read.storedVersion == upgrade.targetVersion && partsBelowTarget?(read.wrappedValue) == true) else {
+            return .notNeeded
+        }
         guard asked else { return .notAsked }
         let data: Data
         switch try upgrade.encodeAtTarget(read.wrappedValue, stored: read.storedVersion) {

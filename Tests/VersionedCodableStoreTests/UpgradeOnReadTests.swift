@@ -170,3 +170,68 @@ struct UpgradeOnReadTests {
         #expect(report.writtenBack == 10)
     }
 }
+
+@Suite("Upgrade on read: parts below the target")
+struct UpgradeOnReadPartsTests {
+    /// A shelf at its current version whose books are stored as version 1.
+    static func shelfWithOldBooks() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(StoreBook.self, asVersion: 1)
+        return try encoder.encode(versioned: StoreShelf(books: [Versioned(StoreBook(title: "Emma"))]))
+    }
+
+    @Test("A document at the target whose parts are below it is written back when the reader is told how to see it")
+    func partsBelowWrittenBack() async throws {
+        let store = InMemoryDocumentStore<Int>()
+        await store.put(try Self.shelfWithOldBooks(), at: 1)
+        let reader = try UpgradeOnRead(
+            StoreShelf.self,
+            coder: JSONDocumentCoder(),
+            writesBackPerSecond: 100,
+            partsBelowTarget: StoreShelf.holdsOldBooks
+        )
+        let first = try #require(try await reader.read(at: 1, from: store, writeBack: true))
+        #expect("\(first.writeBack)" == "written back")
+        #expect(first.value.books.map(\.storedVersion) == [1])
+        let data = try #require(await store.data(at: 1))
+        let stored = try JSONDecoder().decodeWithStoredVersion(StoreShelf.self, from: data)
+        #expect(stored.storedVersion == 1)
+        #expect(stored.wrappedValue.books.map(\.storedVersion) == [2])
+        #expect(stored.wrappedValue.books.map(\.wrappedValue.title) == ["Emma"])
+
+        let second = try #require(try await reader.read(at: 1, from: store, writeBack: true))
+        #expect("\(second.writeBack)" == "not needed")
+        #expect(await store.data(at: 1) == data)
+        #expect(reader.report.writtenBack == 1)
+    }
+
+    @Test("Without partsBelowTarget, a document at the target is not written, whatever its parts")
+    func partsNotLookedAtByDefault() async throws {
+        let store = InMemoryDocumentStore<Int>()
+        let old = try Self.shelfWithOldBooks()
+        await store.put(old, at: 1)
+        let reader = try UpgradeOnRead(StoreShelf.self, coder: JSONDocumentCoder(), writesBackPerSecond: 100)
+        let read = try #require(try await reader.read(at: 1, from: store, writeBack: true))
+        #expect("\(read.writeBack)" == "not needed")
+        #expect(await store.data(at: 1) == old)
+        #expect(reader.report.writtenBack == 0)
+    }
+
+    @Test("A document above an older target is never written down to it for its parts")
+    func neverDownForParts() async throws {
+        let store = InMemoryDocumentStore<Int>()
+        let current = try JSONEncoder().encode(versioned: StoreNote(title: "t", lines: ["a"], pinned: false))
+        await store.put(current, at: 1)
+        let reader = try UpgradeOnRead(
+            StoreNote.self,
+            to: .version(2),
+            coder: JSONDocumentCoder(),
+            writesBackPerSecond: 100,
+            partsBelowTarget: { _ in true }
+        )
+        let read = try #require(try await reader.read(at: 1, from: store, writeBack: true))
+        #expect("\(read.writeBack)" == "not needed")
+        #expect(await store.data(at: 1) == current)
+    }
+}

@@ -47,6 +47,14 @@ package enum NotesAPI {
         by: Attachment.self == AttachmentV1.self ? "url" : "href"
     )
 
+    /// Where the service serves an API version's OpenAPI document: `/openapi/v2.json`.
+    package static func openAPIPath(of version: APIVersion) -> String {
+        "/openapi/v\(version.name).json"
+    }
+
+    /// The title of the service's OpenAPI documents.
+    package static let openAPITitle = "Notes"
+
     /// The API versions, for the code that cannot throw: the list is checked by the model's
     /// tests, and the service checks it again when it starts.
     package static let apiVersions = Result { try makeAPIVersions() }

@@ -5,12 +5,13 @@ import Logging
 import NIOCore
 import VersionedCodable
 import VersionedCodableAPI
+import VersionedCodableStore
 
 /// The versioned handlers: a client reads, lists and writes notes at the API version its
 /// `Notes-Version` header names, in that version's shape, and a read upgrades the stored
-/// document to the versions the fleet stores. `VersionedCodableAPI` reads the client's note up
-/// the chain, answers down it, and merges an older client's edit so that what its version does
-/// not show is kept.
+/// document to the versions the fleet stores, through the store library's `UpgradeOnRead`.
+/// `VersionedCodableAPI` reads the client's note up the chain, answers down it, and merges an
+/// older client's edit so that what its version does not show is kept.
 ///
 /// An edit may name the revision it was made over (`If-Match` with the `ETag` of a read), or
 /// ask to create the note (`If-None-Match: *`); it is then refused with 412 when the row
@@ -26,7 +27,7 @@ struct NoteRoutes: Sendable {
     let versions: APIVersions
     let logger: Logger
 
-    /// Documents are read once per request; the decoder has no settings that change.
+    /// Reads a restored document; it has no settings that change.
     private static let decoder = JSONDecoder()
     /// Writes the list's ids and messages.
     private static let plainEncoder = JSONEncoder()
@@ -50,8 +51,9 @@ struct NoteRoutes: Sendable {
     }
 
     /// Answers the stored note in the version the client asks for. A document stored as older
-    /// versions than the fleet stores is written back upgraded, unless a client wrote the note
-    /// since this read.
+    /// versions than the fleet stores is written back upgraded by the fleet's `UpgradeOnRead`
+    /// reader, through the adapter's compare and swap, unless a client wrote the note since
+    /// this read.
     func read(_ request: Request, id: String) async throws -> Response {
         let version: APIVersion
         do {
@@ -62,25 +64,30 @@ struct NoteRoutes: Sendable {
         guard let row = try await store.read(id: id) else {
             return .text("No note \(id).\n", status: .notFound)
         }
-        let stored: Versioned<Note>
+        // snippet: notes-route-upgrade-on-read
+        // The row is read already, with its version column and revision: the reader takes it as
+        // it is, and writes it back only if the row is still at that revision.
+        let read: UpgradeOnReadResult<Note>
         do {
-            stored = try decode(row)
+            read = try await fleet.reader.read(row.document(id: id), from: store.documents, writeBack: true)
+        } catch let error as UpgradeError {
+            return .text("This build cannot write the note back: \(error)\n", status: .internalServerError)
         } catch {
             return unreadable(id, row: row, error)
         }
         var revision = row.revision
-        let storage = fleet.storage
-        if isBehind(stored, storage) {
-            let upgraded = try storage.encoder.encode(versioned: stored.wrappedValue)
-            revision =
-                try await store.writeBack(
-                    id: id,
-                    body: String(decoding: upgraded, as: UTF8.self),
-                    version: storage.noteVersion,
-                    ifRevision: row.revision
-                ) ?? revision
+        switch read.writeBack {
+        case .written:
+            // The adapter's commit raises the revision by one, as every write does: the answer
+            // names the revision the reader wrote, which holds the same note.
+            revision += 1
+        case .failed(let error):
+            logger.warning("Note \(id) was read but not written back: \(error)")
+        default:
+            break
         }
-        return answer(stored.wrappedValue, at: version, storedVersion: row.version, revision: revision)
+        // end snippet
+        return answer(read.value, at: version, storedVersion: row.version, revision: revision)
     }
 
     /// Stores a note sent at the request's API version over the stored one: the client's note
@@ -223,24 +230,13 @@ struct NoteRoutes: Sendable {
     /// builds like this one may write is read as this build's newest version, its other fields
     /// kept in the wrapper.
     private func decode(_ row: NoteStore.Row) throws -> Versioned<Note> {
-        try Self.decoder.decode(Versioned<Note>.self, from: Data(row.body.utf8))
+        try StoredNoteCoder.read(Note.self, from: Data(row.body.utf8))
     }
 
     /// A document this build cannot read: the one failure a rolling deploy must never cause.
     private func unreadable(_ id: String, row: NoteStore.Row, _ error: any Error) -> Response {
         logger.error("Note \(id) (stored as version \(row.version)) is unreadable: \(error)")
         return .text("Note \(id) is unreadable by this build: \(error)\n", status: .internalServerError)
-    }
-
-    /// Whether the stored note, or one of its attachments, is older than the fleet stores. A
-    /// note newer than this build is left as it is: this build carries its fields, it does not
-    /// upgrade them.
-    private func isBehind(_ stored: Versioned<Note>, _ storage: NotesAPI.Storage) -> Bool {
-        guard !stored.isFromNewerVersion, let version = stored.storedVersion, version <= storage.noteVersion else {
-            return false
-        }
-        return version < storage.noteVersion
-            || stored.wrappedValue.attachments.contains { ($0.storedVersion ?? 0) < storage.attachmentVersion }
     }
 
     // snippet: notes-route-version

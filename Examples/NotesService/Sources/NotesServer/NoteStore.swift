@@ -1,6 +1,9 @@
 import Foundation
 import Logging
+import NotesStore
 import PostgresNIO
+import VersionedCodable
+import VersionedCodableStore
 
 /// The notes table in PostgreSQL: one JSON document per note, with the version it was written
 /// as and a revision that every write increases.
@@ -15,26 +18,29 @@ package struct NoteStore: Sendable {
         package var body: String
         package var version: Int
         package var revision: Int
+
+        /// The row as `UpgradeOnRead` takes a document the service already read.
+        func document(id: String) -> StoredDocument<String, Int> {
+            StoredDocument(key: id, data: Data(body.utf8), revision: revision)
+        }
     }
 
     let client: PostgresClient
     let logger: Logger
 
+    /// The same table as the store library's adapter, whose compare and swap an upgrade on read
+    /// writes back through; it raises the revision by one, as every write here does.
+    var documents: PostgresNoteStore { PostgresNoteStore(client: client, logger: logger) }
+
     /// Creates the tables if missing, under an advisory lock so that instances starting at
     /// once do not race, and records `newestVersion` as the version the whole fleet reads if
-    /// no deploy has set it yet.
+    /// no deploy has set it yet. The notes table and the checkpoints that the write-backs of an
+    /// upgrade on read commit are the adapter's.
     func prepare(newestVersion: Int) async throws {
         try await client.withConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(160016)", logger: logger)
             do {
-                try await connection.query(
-                    """
-                    CREATE TABLE IF NOT EXISTS notes (
-                        id text PRIMARY KEY, body text NOT NULL, version integer NOT NULL,
-                        revision bigint NOT NULL)
-                    """,
-                    logger: logger
-                )
+                try await PostgresNoteStore.createTables(on: connection, logger: logger)
                 try await connection.query(
                     "CREATE TABLE IF NOT EXISTS notes_plain (id text PRIMARY KEY, body text NOT NULL)",
                     logger: logger
@@ -114,8 +120,8 @@ package struct NoteStore: Sendable {
         return try await writeBack(id: id, body: body, version: version, ifRevision: revision)
     }
 
-    /// Writes an upgraded document if the row is still at `revision`; returns the row's new
-    /// revision, or `nil` when it did not write.
+    /// Writes a document if the row is still at `revision`; returns the row's new revision, or
+    /// `nil` when it did not write.
     func writeBack(id: String, body: String, version: Int, ifRevision revision: Int) async throws -> Int? {
         let rows = try await client.query(
             """
@@ -196,5 +202,35 @@ package struct NoteStore: Sendable {
             """,
             logger: logger
         )
+    }
+}
+
+/// Notes as this build reads and stores them, for `UpgradeOnRead`: read through `Versioned`, so
+/// that a note of a newer version that builds like this one may read is read as this build's
+/// newest version, its other fields kept in the wrapper (the reader never writes it back: its
+/// version is not in this build's chain), and written with the encoder of the versions the
+/// fleet stores.
+struct StoredNoteCoder: DocumentCoder {
+    /// Writes notes at the versions the fleet stores (``NotesAPI/Storage/encoder``).
+    let encoder: JSONEncoder
+
+    /// Documents are read with no settings that change.
+    private static let decoder = JSONDecoder()
+
+    /// Reads a stored document as every path of the service reads one.
+    static func read<Value: VersionedCodable>(_ type: Value.Type, from data: Data) throws -> Versioned<Value> {
+        try decoder.decode(Versioned<Value>.self, from: data)
+    }
+
+    func storedVersion<Value: VersionedCodable>(of type: Value.Type, from data: Data) throws -> Int? {
+        try Self.decoder.storedVersion(of: type, from: data)
+    }
+
+    func decode<Value: VersionedCodable>(_ type: Value.Type, from data: Data) throws -> Versioned<Value> {
+        try Self.read(type, from: data)
+    }
+
+    func encode<Value: VersionedCodable>(_ value: Value, asVersion version: Int?) throws -> Data {
+        try encoder.encode(versioned: value, asVersion: version)
     }
 }

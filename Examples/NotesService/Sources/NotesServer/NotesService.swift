@@ -4,6 +4,8 @@ import Logging
 import NIOCore
 import PostgresNIO
 import ServiceLifecycle
+import VersionedCodableSchema
+import VersionedCodableStore
 
 /// The notes service: its settings come from the environment, so that the same binary runs
 /// as every instance of the fleet.
@@ -12,6 +14,8 @@ import ServiceLifecycle
 /// - `NOTES_DB_HOST`, `NOTES_DB_PORT`, `NOTES_DB_USER`, `NOTES_DB_NAME`: the PostgreSQL server
 ///   (127.0.0.1, 5432, notes, postgres), reached without TLS or password, as on loopback.
 /// - `NOTES_SETTING_INTERVAL_MS`: how often the fleet setting is read again (250).
+/// - `NOTES_WRITE_BACKS_PER_SECOND`: the most notes this instance's reads write back upgraded
+///   per second (1000); a read past it answers and leaves the note for a later read.
 package enum NotesService {
     /// Runs the service until SIGTERM or SIGINT.
     ///
@@ -35,7 +39,23 @@ package enum NotesService {
         )
         let store = NoteStore(client: client, logger: logger)
         let interval = environment["NOTES_SETTING_INTERVAL_MS"].flatMap(Int.init) ?? 250
-        let fleet = FleetSetting(initial: NotesAPI.newestVersion, store: store, interval: .milliseconds(interval))
+        var writesBack = 1000.0
+        if let text = environment["NOTES_WRITE_BACKS_PER_SECOND"] {
+            guard let rate = Double(text) else {
+                throw StoreSettingError.outOfRange(
+                    setting: "NOTES_WRITE_BACKS_PER_SECOND",
+                    value: text,
+                    requirement: "a finite number above 0"
+                )
+            }
+            writesBack = rate
+        }
+        let fleet = try FleetSetting(
+            initial: NotesAPI.newestVersion,
+            store: store,
+            interval: .milliseconds(interval),
+            writesBackPerSecond: writesBack
+        )
 
         let router = Router()
         router.get("/health") { _, _ in
@@ -54,8 +74,9 @@ package enum NotesService {
         }
         let versions = try NotesAPI.makeAPIVersions()
         NoteRoutes(store: store, fleet: fleet, versions: versions, logger: logger).add(to: router)
-        // The API versions and what changed in each, from the chains: a page, or JSON for tools.
-        let described = versions.describe()
+        // The API versions and what changed in each, from the chains: a page, or JSON for tools,
+        // each linking the version's OpenAPI document.
+        let described = versions.describe(linkingSchemas: NotesAPI.openAPIPath(of:))
         let page = described.markdown
         let document = try JSONEncoder().encode(described)
         router.get("/api-versions") { request, _ in
@@ -68,6 +89,29 @@ package enum NotesService {
                 body: .init(byteBuffer: ByteBuffer(bytes: document))
             )
         }
+        // snippet: notes-openapi-route
+        // The schemas of the note and its attachments at the versions each API version shows
+        // them, derived once from the chains: an OpenAPI 3.1 document per API version.
+        var documents: [String: Data] = [:]
+        for (name, document) in try versions.openAPIDocuments(of: [Note.self], title: NotesAPI.openAPITitle) {
+            documents["v\(name).json"] = try document.jsonData()
+        }
+        let openAPI = documents
+        let served = openAPI.keys.sorted().joined(separator: ", ")
+        router.get("/openapi/:file") { _, context in
+            guard let file = context.parameters.get("file"), let document = openAPI[file] else {
+                return Response.text(
+                    "No such document; the API versions' documents are \(served).\n",
+                    status: .notFound
+                )
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: document))
+            )
+        }
+        // end snippet
         PlainNoteRoutes(store: store).add(to: router)
 
         var app = Application(

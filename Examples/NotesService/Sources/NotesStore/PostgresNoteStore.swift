@@ -7,8 +7,9 @@ import VersionedCodableStore
 /// worker owns.
 ///
 /// Documents are listed by `id`. A note counts as unchanged while its `revision` is the one it
-/// was read at: the service increases it on every write, so an upgrade's write is a
-/// compare-and-set on it, like the service's own upgrade on read.
+/// was read at: the service increases it by one on every write, and so does ``commit(_:checkpoint:)``,
+/// so an upgrade's write is a compare-and-set on it. The service's reads write notes back
+/// through the same commit, with `UpgradeOnRead`.
 ///
 /// Several workers share the table by partitioning the keys: worker `index` of `count` owns the
 /// notes whose `hashtext(id)` is `index` modulo `count`. No two workers ever write the same
@@ -49,7 +50,16 @@ package struct PostgresNoteStore: DocumentStore {
 
     /// Creates the notes table, as the service does, and the checkpoints table, if missing.
     package func prepare() async throws {
-        try await client.query(
+        try await client.withConnection { connection in
+            try await Self.createTables(on: connection, logger: logger)
+        }
+    }
+
+    /// The statements of ``prepare()`` on a connection the caller holds: the service runs them
+    /// under its advisory lock, since its instances start at once and its reads commit
+    /// checkpoints when they write notes back.
+    package static func createTables(on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
             """
             CREATE TABLE IF NOT EXISTS notes (
                 id text PRIMARY KEY, body text NOT NULL, version integer NOT NULL,
@@ -57,7 +67,7 @@ package struct PostgresNoteStore: DocumentStore {
             """,
             logger: logger
         )
-        try await client.query(
+        try await connection.query(
             """
             CREATE TABLE IF NOT EXISTS upgrade_checkpoints (
                 name text PRIMARY KEY, position text, finished boolean NOT NULL)

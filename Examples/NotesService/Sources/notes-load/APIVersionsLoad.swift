@@ -4,6 +4,7 @@ import NotesModel
 import Synchronization
 import VersionedCodable
 import VersionedCodableAPI
+import VersionedCodableSchema
 
 /// Clients at several API versions at once, each creating, reading, editing and listing notes
 /// in its own version's shape, all of them editing the same notes, checked against a ledger of
@@ -25,6 +26,8 @@ struct APIVersionsLoad {
     /// The first letters of the ids this load creates.
     var prefix: String
     var versions: APIVersions
+    /// The note's schema at each API version, from the OpenAPI document the service serves.
+    var schemas: [Int: JSONSchema]
     var ledger: RevisionLedger
     var counts: Counts
 
@@ -37,6 +40,8 @@ struct APIVersionsLoad {
             var badBodiesRefused = 0
             var hiddenListEdits = 0
             var bodiesWithoutPartVersions = 0
+            var validated = 0
+            var invalid = 0
         }
 
         private let state = Mutex(State())
@@ -51,7 +56,18 @@ struct APIVersionsLoad {
         /// Bodies sent whose attachments carried no version keys.
         var bodiesWithoutPartVersions: Int { state.withLock { $0.bodiesWithoutPartVersions } }
 
+        /// Answers checked against their API version's schema.
+        var validated: Int { state.withLock { $0.validated } }
+        /// Answers that broke it.
+        var invalid: Int { state.withLock { $0.invalid } }
+
         func lost(_ fields: Int) { state.withLock { $0.fieldsLost += fields } }
+        func validated(valid: Bool) {
+            state.withLock {
+                $0.validated += 1
+                if !valid { $0.invalid += 1 }
+            }
+        }
         func conflict() { state.withLock { $0.conflictsRetried += 1 } }
         func unknownVersion() { state.withLock { $0.unknownRefused += 1 } }
         func badBody() { state.withLock { $0.badBodiesRefused += 1 } }
@@ -412,9 +428,10 @@ struct Client {
     }
 
     /// Compares an answer with what its revision holds, for the fields this client's version
-    /// shows, and returns it as read.
+    /// shows, and returns it as read; first checks it against the schema of its API version.
     @discardableResult
     private func check(_ body: Data, expected: Note, from request: String) -> Note? {
+        validate(body, from: request)
         let read: Versioned<Note>
         do {
             read = try JSONDecoder().decodeWithStoredVersion(Note.self, from: body)
@@ -453,6 +470,55 @@ struct Client {
         }
         return note
     }
+}
+
+extension Client {
+    /// Checks a note the service answered against the note's schema in the OpenAPI document of
+    /// this client's API version, as the service serves it.
+    fileprivate func validate(_ body: Data, from request: String) {
+        guard let schema = load.schemas[version] else {
+            load.counts.validated(valid: false)
+            fleet.report(\.failed, "\(request) at v\(version): the service served no schema for this version")
+            return
+        }
+        let problems: [SchemaViolation]
+        do {
+            problems = try schema.violations(in: body)
+        } catch {
+            load.counts.validated(valid: false)
+            fleet.report(\.failed, "\(request) at v\(version): the answer is not JSON: \(error)")
+            return
+        }
+        load.counts.validated(valid: problems.isEmpty)
+        if !problems.isEmpty {
+            let listed = problems.prefix(3).map(\.description).joined(separator: "; ")
+            fleet.report(\.failed, "\(request) at v\(version): the answer breaks its schema: \(listed)")
+        }
+    }
+}
+
+/// The note's schema at each API version, read from the OpenAPI documents the service serves.
+func servedNoteSchemas(from url: String, versions: APIVersions, fleet: Fleet) async -> [Int: JSONSchema] {
+    var schemas: [Int: JSONSchema] = [:]
+    for version in versions.versions {
+        guard let number = Int(version.name) else { continue }
+        let path = NotesAPI.openAPIPath(of: version)
+        guard let response = await fleet.send(.GET, url + path), response.status == 200 else {
+            fleet.report(\.failed, "GET \(path) did not answer the API version's OpenAPI document")
+            continue
+        }
+        do {
+            let document = try JSONDecoder().decode(OpenAPIDocument.self, from: response.body)
+            guard document.openapi == OpenAPIDocument.openAPIVersion, document.info.version == version.name else {
+                fleet.report(\.failed, "GET \(path) answered OpenAPI \(document.openapi) for \(document.info.version)")
+                continue
+            }
+            schemas[number] = try document.schema(named: OpenAPIDocument.componentName(of: Note.self))
+        } catch {
+            fleet.report(\.failed, "GET \(path): \(error)")
+        }
+    }
+    return schemas
 }
 
 enum HTTPMethodName {

@@ -90,12 +90,15 @@ if arguments.first == "api-versions" {
     // The service describes its versions from the same declaration.
     if let page = await fleet.send(.GET, instances[0] + "/api-versions", headers: [("Accept", "application/json")]),
         let described = try? JSONDecoder().decode(APIVersionsDescription.self, from: page.body),
-        described == versions.describe()
+        described == versions.describe(linkingSchemas: NotesAPI.openAPIPath(of:))
     {
         print("The service describes API versions \(described.versions.map(\.name).joined(separator: ", ")).")
     } else {
         fleet.report(\.failed, "GET /api-versions does not describe the declared versions")
     }
+    // Every answer is checked against the schema of its API version, as the service serves it.
+    let schemas = await servedNoteSchemas(from: instances[0], versions: versions, fleet: fleet)
+    print("The service serves OpenAPI documents for API versions \(schemas.keys.sorted()).")
     let ledger = RevisionLedger()
     let counts = APIVersionsLoad.Counts()
     var load = APIVersionsLoad(
@@ -107,6 +110,7 @@ if arguments.first == "api-versions" {
         seed: UInt64(number("seed", 16)),
         prefix: "m",
         versions: versions,
+        schemas: schemas,
         ledger: ledger,
         counts: counts
     )
@@ -142,12 +146,15 @@ if arguments.first == "api-versions" {
     let lost = counts.fieldsLost
     var line = "api versions: \(mixed.requests) requests at \(apiVersionCount) API versions, \(failed) failed, "
     line += "\(lost) fields lost, \(mixedConflicts) conflicts retried, \(mixedUnknown) unknown versions refused, "
-    line += "\(rate) requests/s vs \(newestRate) at the newest version only"
+    line += "\(rate) requests/s vs \(newestRate) at the newest version only, "
+    line += "\(counts.validated) answers validated against their API version's schema, \(counts.invalid) invalid"
     print(line)
     try await fleet.shutdown()
-    // A run in which no old client edited a captioned attachment list proved nothing about them.
+    // A run in which no old client edited a captioned attachment list proved nothing about them,
+    // and one that validated no answer proved nothing about the schemas.
     let exercised = counts.unknownRefused > 0 && counts.hiddenListEdits > 0 && counts.bodiesWithoutPartVersions > 0
-    exit(failed == 0 && counts.fieldsLost == 0 && totals.lost == 0 && exercised ? 0 : 1)
+    let validated = counts.validated > 0 && counts.invalid == 0
+    exit(failed == 0 && counts.fieldsLost == 0 && totals.lost == 0 && exercised && validated ? 0 : 1)
 }
 guard let phase = arguments.first, ["mixed", "upgraded"].contains(phase), let ledgerPath = option("ledger") else {
     print("usage: notes-load mixed|upgraded --old URLS --new URLS --ledger FILE [options]")
