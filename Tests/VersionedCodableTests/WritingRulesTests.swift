@@ -241,6 +241,47 @@ struct WritingRulesTests {
         }
     }
 
+    /// Writes `_metadata` as a value, then opens it again to add a field, as JSONEncoder merges.
+    struct ReopeningSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata.version }
+        struct Metadata: Codable { var version: Int? }
+        var _metadata: Metadata
+        init(withVersion version: Int?) { _metadata = Metadata(version: version) }
+
+        enum CodingKeys: String, CodingKey { case _metadata }
+        enum ExtraKeys: String, CodingKey { case format }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(_metadata, forKey: ._metadata)
+            var again = container.nestedContainer(keyedBy: ExtraKeys.self, forKey: ._metadata)
+            try again.encode("notes", forKey: .format)
+        }
+    }
+
+    struct Reopened: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = ReopeningSpec
+        var text: String
+    }
+
+    @Test("An object a spec writes and then opens again holds both, as a plain encode of the spec does")
+    func specReopensAnObject() throws {
+        let plain = try SpecTruth.Format.json.object(JSONEncoder().encode(ReopeningSpec(withVersion: 2)))
+        let written = try SpecTruth.Format.json.object(JSONEncoder().encode(versioned: Reopened(text: "t")))
+        let metadata = try #require(written["_metadata"] as? [String: Any])
+        #expect(metadata["version"] as? Int == 2)
+        #expect(metadata["format"] as? String == "notes")
+        #expect((plain["_metadata"] as? [String: Any])?.keys.sorted() == metadata.keys.sorted())
+        #expect(
+            try JSONDecoder().decode(
+                versioned: Reopened.self,
+                from: JSONEncoder().encode(versioned: Reopened(text: "t"))
+            ).text == "t"
+        )
+    }
+
     /// Keeps the version under "super", where a key-less super encoder writes.
     struct SuperSpec: VersionPathSpec {
         static var keyPathToVersion: KeyPath<Self, Int?> { \Self.super.version }

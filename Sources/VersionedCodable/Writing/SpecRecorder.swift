@@ -61,12 +61,18 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
             }
         }
 
-        /// The object opened at `key`, made if the spec has not opened one there yet.
+        /// The object opened at `key`, made if the spec has not opened one there yet, with what
+        /// it wrote there already as an object.
         func object(at key: String) -> Recording {
-            if let index = keys.firstIndex(of: key), let existing = opening.first(where: { $0.index == index }) {
+            let index = keys.firstIndex(of: key)
+            if let index, let existing = opening.first(where: { $0.index == index }) {
                 return existing.object
             }
             let made = Recording(path: path + [key])
+            if let index, case .object(let written) = values[index] {
+                made.keys = written.keys
+                made.values = written.values
+            }
             made.opened = true
             // Its place in the order is taken now; what stands there is replaced once the spec
             // is done, by ``written``.
