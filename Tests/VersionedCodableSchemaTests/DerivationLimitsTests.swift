@@ -83,8 +83,9 @@ struct DerivationLimitsTests {
     func partOfItsOwnType() throws {
         let schema = try #require(VersionSchemas(for: Thread.self)[1])
         #expect(!schema.isIncomplete)
-        #expect(schema.properties?["replies"]?.items?.ref == "#")
-        #expect(schema.definitions == nil)
+        #expect(schema.properties?["replies"]?.items?.ref == "#/$defs/Versioned.Thread")
+        #expect(schema.definitions.map { Array($0.keys) } == ["Versioned.Thread"])
+        #expect(schema.definitions?["Versioned.Thread"]?.anyOf?.first?.ref == "#")
         let document = Data(
             #"{"version": 1, "text": "a", "replies": [{"version": 1, "text": "b", "replies": []}]}"#.utf8
         )
@@ -92,7 +93,12 @@ struct DerivationLimitsTests {
         let damaged = Data(
             #"{"version": 1, "text": "a", "replies": [{"version": 2, "text": "b", "replies": []}]}"#.utf8
         )
-        #expect(try schema.violations(in: damaged).map(\.description) == ["$.replies[0].version: expected 1, found 2"])
+        #expect(
+            try schema.violations(in: damaged).map(\.description) == [
+                "$.replies[0]: matches none of the allowed schemas; the closest fails at "
+                    + "$.replies[0].version: expected 1, found 2"
+            ]
+        )
     }
 
     @Test("A chain of fifty versions gives fifty schemas, each with its own version")

@@ -175,3 +175,36 @@ struct Figure: VersionedCodable {
         try container.encode(size, forKey: kind == .circle ? .radius : .side)
     }
 }
+
+/// The first version of a stamp, a versioned part of a letter.
+struct StampV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var label: String
+}
+
+/// The current stamp: the label renamed, and a field added.
+struct Stamp: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = StampV1
+    var text: String
+    var inked: Bool
+
+    init(text: String, inked: Bool) {
+        self.text = text
+        self.inked = inked
+    }
+
+    init(from old: StampV1) throws {
+        text = old.label
+        inked = false
+    }
+}
+
+/// A letter whose stamps are versioned parts: a stored letter may hold them at any version.
+struct Letter: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var stamp: Versioned<Stamp>
+    var extras: [Versioned<Stamp>]
+}

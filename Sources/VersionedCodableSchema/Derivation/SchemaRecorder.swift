@@ -6,8 +6,11 @@ import VersionedCodable
 final class SchemaRecorder {
     let options: DerivationOptions
     private(set) var definitions: [String: JSONSchema] = [:]
-    /// Definitions that stay in `$defs` even when referenced once: versioned parts.
+    /// Definitions that stay in `$defs` even when referenced once: versioned parts and the
+    /// versions of their chains.
     private(set) var keptDefinitions: Set<String> = []
+    /// The versioned parts met, by the name of their definition.
+    private(set) var parts: [String: VersionedPartSchema] = [:]
     private var names: [ObjectIdentifier: String] = [:]
     private var usedNames: Set<String> = []
     private var inProgress: Set<ObjectIdentifier> = []
@@ -141,10 +144,64 @@ final class SchemaRecorder {
         as type: T.Type,
         at path: [any CodingKey]
     ) throws -> (value: T, schema: JSONSchema) {
-        let name = part.partDefinitionName
-        keptDefinitions.insert(name)
-        let (value, schema) = try part.recordPart(with: self, definitionName: name, at: path)
+        let (value, schema) = try part.recordPart(with: self, at: path)
         return (value as! T, schema)
+    }
+
+    /// Records every version of a part's chain, each as the definition of its own type, and
+    /// returns a value of the newest with a reference to the part's schema, which accepts any
+    /// of them (see ``VersionedPartSchema``).
+    func recordVersionedPart<Newest: VersionedCodable>(
+        _ type: Newest.Type,
+        at path: [any CodingKey]
+    ) throws -> (value: Newest, schema: JSONSchema) {
+        let newestName = names[ObjectIdentifier(Newest.self)] ?? VersionSchemas.typeName(of: Newest.self)
+        let partName = VersionedPartSchema.definitionName(newest: newestName)
+        let reference = JSONSchema.reference(to: partName)
+        if parts[partName] == nil {
+            usedNames.insert(partName)
+            keptDefinitions.insert(partName)
+            // Registered before the older versions run, so that one that holds the part again
+            // finds it and records nothing twice.
+            parts[partName] = VersionedPartSchema(
+                name: partName,
+                versionNames: [],
+                newestName: newestName,
+                newer: NewerDocumentPlace.find(for: Newest.self)
+            )
+            var versionNames = [newestName]
+            keptDefinitions.insert(newestName)
+            for version in VersionChain(for: Newest.self).types.dropFirst() {
+                versionNames.append(recordOlderVersion(version, at: path))
+            }
+            parts[partName]?.versionNames = versionNames
+        }
+        do {
+            let (value, _) = try recordVersion(Newest.self, definitionName: newestName, at: path)
+            return (value, reference)
+        } catch var stopped as RecordingStopped {
+            stopped.schema = reference
+            throw stopped
+        }
+    }
+
+    /// Records one version of a part's chain as the definition of its type, and returns the
+    /// definition's name. Its code runs at the part's path, with the containers that the newest
+    /// version's code left empty there set aside, since they were emptied for another type.
+    private func recordOlderVersion(_ type: any VersionedCodable.Type, at path: [any CodingKey]) -> String {
+        func open<V: VersionedCodable>(_ type: V.Type) -> String {
+            let name = names[ObjectIdentifier(V.self)] ?? VersionSchemas.typeName(of: V.self)
+            keptDefinitions.insert(name)
+            let prefix = RecordingDecoder.pathKey(path)
+            let saved = emptiedContainers
+            emptiedContainers = saved.filter { $0.key != prefix && !$0.key.hasPrefix(prefix + "\u{1}") }
+            defer { emptiedContainers = saved }
+            // What the code could not read is noted in the version's definition; the part still
+            // accepts the versions that were recorded.
+            _ = try? recordVersion(V.self, definitionName: name, at: path)
+            return names[ObjectIdentifier(V.self)] ?? name
+        }
+        return open(type)
     }
 
     /// Records the schema of one version, with the version at the place its spec gives, as the
@@ -155,6 +212,9 @@ final class SchemaRecorder {
         at path: [any CodingKey]
     ) throws -> (value: V, schema: JSONSchema) {
         let id = ObjectIdentifier(V.self)
+        // A type met before keeps the name it was given then, so that every reference to it
+        // finds its one definition.
+        let name = names[id] ?? name
         if names[id] == nil {
             names[id] = name
             usedNames.insert(name)
