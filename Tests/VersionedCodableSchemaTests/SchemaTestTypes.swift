@@ -1,5 +1,6 @@
 import Foundation
 import VersionedCodable
+import VersionedCodableSchema
 
 /// The version under `_metadata.version`.
 struct MetadataVersionSpec: VersionPathSpec {
@@ -207,4 +208,40 @@ struct Letter: VersionedCodable, Equatable {
     typealias PreviousVersion = NothingEarlier
     var stamp: Versioned<Stamp>
     var extras: [Versioned<Stamp>]
+}
+
+/// Weather whose decoding also accepts the spelling older documents used: more values than it
+/// has cases, which only a declared list can tell.
+enum Weather: String, Codable {
+    case sun, rain
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let raw = try container.decode(String.self)
+        guard let weather = Weather(rawValue: raw == "sunny" ? "sun" : raw) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown weather \(raw)")
+        }
+        self = weather
+    }
+}
+
+// snippet: schema-raw-values
+extension Weather: SchemaRawValues {
+    static var schemaRawValues: [JSONValue] { [.string("sun"), .string("rain"), .string("sunny")] }
+}
+// end snippet
+
+/// A season that lists a raw value it has no case for.
+enum Season: Int, Codable, SchemaRawValues {
+    case spring = 1, summer = 2
+
+    static var schemaRawValues: [JSONValue] { [.number(1), .number(2), .number(3)] }
+}
+
+/// A forecast whose enums list their raw values without being `CaseIterable`.
+struct Forecast: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var weather: Weather
+    var season: Season
 }

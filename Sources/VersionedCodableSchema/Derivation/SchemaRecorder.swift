@@ -75,11 +75,12 @@ final class SchemaRecorder {
         var stopReason: String?
         var stoppedAt: String?
         var attempts = 0
+        let listed = listedRawValues(of: T.self, at: path)
         repeat {
             // A container that met its own type again is left empty on the next run, with the
             // element schema it recorded; each run empties one more, so runs are bounded.
             attempts += 1
-            decoder = RecordingDecoder(recorder: self, codingPath: path, rawValues: rawValues(of: T.self))
+            decoder = RecordingDecoder(recorder: self, codingPath: path, rawValues: listed?.accepted)
             (stop, stopReason, stoppedAt) = (nil, nil, nil)
             do {
                 value = try T(from: decoder)
@@ -96,6 +97,12 @@ final class SchemaRecorder {
         var schema = decoder.node.schema(typeName: name, complete: stop == nil)
         if let allowed = decoder.rawValuesRead, allowed.isEmpty == false {
             schema.enumValues = allowed
+        }
+        if let refused = listed?.refused, !refused.isEmpty {
+            let note =
+                "\(name) lists " + refused.map(\.description).joined(separator: ", ")
+                + ", which its init(from:) refuses: not allowed"
+            schema.description = schema.description.map { $0 + "\n" + note } ?? note
         }
         if let open = T.self as? any RecordedOpenEnum.Type, let known = open.knownRawValues {
             schema.description =
@@ -125,7 +132,7 @@ final class SchemaRecorder {
     /// that a committed schema does not change with them.
     private static func reason<T>(name: String, type: T.Type, error: any Error) -> String {
         if T.self is any RawRepresentable.Type, !(T.self is any CaseIterable.Type) {
-            return "\(name) does not list its raw values; conform it to CaseIterable to list them"
+            return "\(name) does not list its raw values; conform it to CaseIterable or SchemaRawValues to list them"
         }
         let detail: String
         switch error {
@@ -265,10 +272,36 @@ final class SchemaRecorder {
         return name
     }
 
-    /// The raw values of an enum that lists its cases, to hand its code a value it accepts.
-    private func rawValues<T>(of type: T.Type) -> [JSONValue]? {
-        guard let listed = T.self as? any (CaseIterable & RawRepresentable).Type else { return nil }
-        return Self.rawValues(listing: listed)
+    /// The raw values a type lists, through ``SchemaRawValues`` or as an enum that is
+    /// `CaseIterable`, each handed to its code to see whether it is accepted: only those are
+    /// claimed. `nil` when the type lists none, or its code reads no raw value.
+    private func listedRawValues<T: Decodable>(
+        of type: T.Type,
+        at path: [any CodingKey]
+    ) -> (accepted: [JSONValue], refused: [JSONValue])? {
+        let listed: [JSONValue]?
+        if let declared = T.self as? any SchemaRawValues.Type {
+            listed = declared.schemaRawValues
+        } else if let iterable = T.self as? any (CaseIterable & RawRepresentable).Type {
+            listed = Self.rawValues(listing: iterable)
+        } else {
+            listed = nil
+        }
+        guard let listed, !listed.isEmpty else { return nil }
+        var accepted: [JSONValue] = []
+        var refused: [JSONValue] = []
+        var readsRawValue = false
+        for value in listed {
+            let probe = RecordingDecoder(recorder: self, codingPath: path, rawValues: [value])
+            let isAccepted = (try? T(from: probe)) != nil
+            readsRawValue = readsRawValue || probe.rawValuesRead != nil
+            if isAccepted, probe.rawValuesRead != nil {
+                accepted.append(value)
+            } else {
+                refused.append(value)
+            }
+        }
+        return readsRawValue ? (accepted, refused) : nil
     }
 
     static func rawValues<E: CaseIterable & RawRepresentable>(listing type: E.Type) -> [JSONValue]? {
