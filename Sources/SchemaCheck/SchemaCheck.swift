@@ -1,14 +1,27 @@
 import Foundation
 import VersionedCodableSchema
 
-/// Which way consecutive versions must stay compatible, in the words `VersionCompatibility` of
-/// VersionedCodableTesting uses: backward (the new version reads what the one before wrote),
-/// forward (the one before reads what the new version writes), or full (both).
+/// Which way a new version must stay compatible with older ones, in the words
+/// `VersionCompatibility` of VersionedCodableTesting uses: backward (the new version reads what
+/// the older one wrote), forward (the older one reads what the new version writes), or full
+/// (both); each with the version before it only, or, in its transitive form, with every older
+/// version of the type.
 enum CompatibilityMode: String, CaseIterable {
     case backward, forward, full
+    case backwardTransitive = "backward-transitive"
+    case forwardTransitive = "forward-transitive"
+    case fullTransitive = "full-transitive"
 
-    var checksBackward: Bool { self != .forward }
-    var checksForward: Bool { self != .backward }
+    var checksBackward: Bool { self != .forward && self != .forwardTransitive }
+    var checksForward: Bool { self != .backward && self != .backwardTransitive }
+    /// Whether every older version is compared, not only the one before.
+    var isTransitive: Bool { self == .backwardTransitive || self == .forwardTransitive || self == .fullTransitive }
+
+    /// The mode from its name: as the check spells it (`backward-transitive`), or as a schema
+    /// registry and `VersionCompatibility`'s description do (`BACKWARD_TRANSITIVE`).
+    init?(name: String) {
+        self.init(rawValue: name.lowercased().replacingOccurrences(of: "_", with: "-"))
+    }
 }
 
 /// What the check found about one version of one type.
@@ -124,23 +137,26 @@ struct SchemaCheck {
             for (index, file) in nowFiles.enumerated() where !thenFiles.contains(file) {
                 findings.append(Finding(kind: .versionAdded, version: file.versionName, file: file.path, details: []))
                 guard index > 0 else { continue }
-                let previous = nowFiles[index - 1]
-                let problems = try compatibilityProblems(
-                    from: schema(previous, from: now, at: "the working tree"),
-                    to: schema(file, from: now, at: "the working tree"),
-                    old: previous.versionName,
-                    new: file.versionName
-                )
-                if !problems.isEmpty {
-                    var finding = Finding(
-                        kind: .incompatible,
-                        version: file.versionName,
-                        file: file.path,
-                        details: problems
+                // The version before it, or every older one, newest first, in a transitive mode.
+                let olderFiles = mode.isTransitive ? Array(nowFiles[..<index].reversed()) : [nowFiles[index - 1]]
+                for previous in olderFiles {
+                    let problems = try compatibilityProblems(
+                        from: schema(previous, from: now, at: "the working tree"),
+                        to: schema(file, from: now, at: "the working tree"),
+                        old: previous.versionName,
+                        new: file.versionName
                     )
-                    finding.previousVersion = previous.versionName
-                    finding.mode = mode.rawValue
-                    findings.append(finding)
+                    if !problems.isEmpty {
+                        var finding = Finding(
+                            kind: .incompatible,
+                            version: file.versionName,
+                            file: file.path,
+                            details: problems
+                        )
+                        finding.previousVersion = previous.versionName
+                        finding.mode = mode.rawValue
+                        findings.append(finding)
+                    }
                 }
             }
             let name = String(typeFolder.split(separator: "/").last ?? "")

@@ -13,7 +13,7 @@ enum SchemaCheckCommand {
 
     static let usage = """
         USAGE: swift package check-schemas --against <ref> [--schemas <folder>] [--format text|json|github]
-                                           [--mode backward|forward|full]
+                                           [--mode backward|forward|full[-transitive]]
 
         Compares the schema files of the working tree with those at a git ref, reading only files.
 
@@ -26,7 +26,9 @@ enum SchemaCheckCommand {
           --schemas <folder>  Where to look, from the package's folder (default: the whole package).
           --format <format>   text (default), json, or github (workflow annotations).
           --mode <mode>       How each version the ref does not have must stay compatible with
-                              the one before it: backward (default), forward or full.
+                              the one before it: backward (default), forward or full; or with
+                              every older version: backward-transitive, forward-transitive or
+                              full-transitive (BACKWARD_TRANSITIVE and the like also work).
           -h, --help          Show this help.
 
         EXIT STATUS: 0 no breaking change, 1 a breaking change, 64 a usage error.
@@ -62,8 +64,11 @@ enum SchemaCheckCommand {
                     self.format = format
                 case "--mode":
                     let name = try value(for: argument)
-                    guard let mode = CompatibilityMode(rawValue: name) else {
-                        throw UsageError(description: "unknown mode '\(name)'; use backward, forward or full")
+                    guard let mode = CompatibilityMode(name: name) else {
+                        throw UsageError(
+                            description: "unknown mode '\(name)'; use "
+                                + CompatibilityMode.allCases.map(\.rawValue).joined(separator: ", ")
+                        )
                     }
                     self.mode = mode
                 case "-h", "--help": wantsHelp = true

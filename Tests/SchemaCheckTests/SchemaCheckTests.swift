@@ -167,6 +167,36 @@ struct SchemaCheckTests {
         #expect(forward.output.contains("- author: v2 writes integer, which v1 does not read"))
     }
 
+    @Test("A transitive mode compares a new version with every older one, not only the one before")
+    func transitiveModes() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        // v1 always wrote `stars`; v2 dropped it; v3 requires it again, which v2 did not write.
+        try repository.write(
+            "Schemas/Poem/v1.schema.json",
+            schema(version: 1, ["author": "string", "stars": "integer"])
+        )
+        try repository.write("Schemas/Poem/v2.schema.json", schema(version: 2, ["author": "string"]))
+        try repository.commit()
+        try repository.write(
+            "Schemas/Poem/v3.schema.json",
+            schema(version: 3, ["author": "string", "stars": "integer?"])
+        )
+        // Against v2 alone, v3 only adds an optional field: forward and backward both hold.
+        #expect(repository.check("--against", "HEAD", "--mode", "full").status == .clean)
+        // v1 requires `stars`, which v3 does not always write: v1 cannot read every v3 document.
+        let transitive = repository.check("--against", "HEAD", "--mode", "forward-transitive")
+        #expect(transitive.status == .breaking)
+        #expect(transitive.output.contains("error: v3 is not forward-transitive compatible with v1"))
+        #expect(transitive.output.contains("- stars: required by v1, which v3 does not always write"))
+        #expect(!transitive.output.contains("compatible with v2"))
+        #expect(repository.check("--against", "HEAD", "--mode", "backward-transitive").status == .clean)
+        #expect(repository.check("--against", "HEAD", "--mode", "FULL_TRANSITIVE").status == .breaking)
+        let unknown = repository.check("--against", "HEAD", "--mode", "transitive")
+        #expect(unknown.status == .usage)
+        #expect(unknown.errors.contains("full-transitive"))
+    }
+
     @Test("Versions order as a chain: the unversioned documents first, then by number")
     func chainOrder() throws {
         let files = ["T/v10.schema.json", "T/v2.schema.json", "T/unversioned.schema.json"].compactMap {
