@@ -85,6 +85,7 @@ extension CheckReport {
                             "details": finding.details,
                         ]
                         entry["previousVersion"] = finding.previousVersion
+                        entry["acceptedIn"] = finding.acceptedIn
                         return entry
                     },
                 ] as [String: Any]

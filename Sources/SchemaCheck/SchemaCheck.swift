@@ -46,12 +46,16 @@ struct Finding: Equatable {
     /// For an incompatible version, the version it was compared with.
     var previousVersion: String? = nil
 
-    var isBreaking: Bool { kind != .versionAdded }
+    /// The commit whose message accepts this change of a shipped version, when one does.
+    var acceptedIn: String? = nil
+
+    var isBreaking: Bool { kind != .versionAdded && acceptedIn == nil }
 
     var message: String {
-        switch kind {
-        case .shippedVersionChanged: "\(version) is shipped and its schema changed"
-        case .versionRemoved: "\(version) is shipped and its schema file was removed"
+        let accepted = acceptedIn.map { ", accepted in commit \($0)" } ?? ""
+        return switch kind {
+        case .shippedVersionChanged: "\(version) is shipped and its schema changed\(accepted)"
+        case .versionRemoved: "\(version) is shipped and its schema file was removed\(accepted)"
         case .versionAdded: "\(version) is new"
         case .incompatible: "\(version) is not \(mode ?? "") compatible with \(previousVersion ?? "")"
         }
@@ -76,10 +80,27 @@ struct CheckReport: Equatable {
     let mode: CompatibilityMode
     /// How many schema files the working tree and the ref hold together.
     let filesCompared: Int
-    let types: [TypeReport]
+    var types: [TypeReport]
 
     var breaks: [Finding] { types.flatMap(\.findings).filter(\.isBreaking) }
     var isClean: Bool { breaks.isEmpty }
+
+    /// The report with the changes of shipped versions whose files `accepted` names, by their
+    /// path from the repository's root (`pathPrefix` and the file's path), marked as accepted in
+    /// the commit it gives.
+    func accepting(_ accepted: [String: String], pathPrefix: String) -> CheckReport {
+        var copy = self
+        for typeIndex in copy.types.indices {
+            for index in copy.types[typeIndex].findings.indices {
+                let finding = copy.types[typeIndex].findings[index]
+                guard finding.kind == .shippedVersionChanged || finding.kind == .versionRemoved,
+                    let commit = accepted[pathPrefix + finding.file]
+                else { continue }
+                copy.types[typeIndex].findings[index].acceptedIn = commit
+            }
+        }
+        return copy
+    }
 }
 
 /// A problem that stops the check before it can say anything: the usage-error status.

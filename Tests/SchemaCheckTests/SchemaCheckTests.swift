@@ -34,9 +34,9 @@ private struct Repository {
         try FileManager.default.removeItem(at: folder.appendingPathComponent(path))
     }
 
-    func commit() throws {
+    func commit(_ message: String = "schemas") throws {
         try git("add", "-A")
-        try git("commit", "--quiet", "-m", "schemas")
+        try git("commit", "--quiet", "-m", message)
     }
 
     func check(_ arguments: String...) -> (output: String, errors: String, status: SchemaCheckCommand.Status) {
@@ -195,6 +195,46 @@ struct SchemaCheckTests {
         let unknown = repository.check("--against", "HEAD", "--mode", "transitive")
         #expect(unknown.status == .usage)
         #expect(unknown.errors.contains("full-transitive"))
+    }
+
+    @Test("A commit since the ref that names a changed shipped file on a Schema-Change-Accepted line accepts it")
+    func acceptedChange() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try repository.write("Schemas/Poem/v2.schema.json", schema(version: 2, ["author": "string"]))
+        try repository.commit()
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string?"]))
+        try repository.remove("Schemas/Poem/v2.schema.json")
+        try repository.commit(
+            "Poem v1: the author may be missing\n\nSchema-Change-Accepted: Schemas/Poem/v1.schema.json"
+        )
+        let accepted = repository.check("--against", "HEAD~1")
+        #expect(accepted.status == .breaking)
+        #expect(accepted.output.contains("note: v1 is shipped and its schema changed, accepted in commit "))
+        // The removal was not named: still a break.
+        #expect(accepted.output.contains("error: v2 is shipped and its schema file was removed"))
+        #expect(accepted.output.contains("1 breaking change against HEAD~1"))
+
+        try repository.git(
+            "commit",
+            "--quiet",
+            "--allow-empty",
+            "-m",
+            "Poem v2 was never shipped\n\nSchema-Change-Accepted: Schemas/Poem/v2.schema.json"
+        )
+        // Both commits are since HEAD~2: each accepts its file.
+        let both = repository.check("--against", "HEAD~2", "--format", "json")
+        #expect(both.status == .clean)
+        #expect(both.output.contains(#""acceptedIn" : "#))
+
+        // A file changed again after the commit that accepted it is not accepted.
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "integer"]))
+        let changedAgain = repository.check("--against", "HEAD~2")
+        #expect(changedAgain.status == .breaking)
+        #expect(
+            changedAgain.output.contains("error: v1 is shipped and its schema changed: Schemas/Poem/v1.schema.json")
+        )
     }
 
     @Test("Versions order as a chain: the unversioned documents first, then by number")
