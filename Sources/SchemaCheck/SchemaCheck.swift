@@ -72,6 +72,8 @@ struct TypeReport: Equatable {
     /// The folder, from the package's folder.
     let folder: String
     var findings: [Finding]
+    /// The mode the type's folder declares in its `compatibility.txt`, if it does.
+    var declaredMode: CompatibilityMode? = nil
 }
 
 /// The whole check's result.
@@ -114,7 +116,25 @@ struct SchemaCheck {
     let then: any SchemaSource
     let ref: String
     let folder: String
-    let mode: CompatibilityMode
+    /// The mode of types whose folders declare none.
+    var mode: CompatibilityMode
+
+    /// The file in a type's folder that declares the type's mode, in the words `--mode` takes.
+    static let modeFileName = "compatibility.txt"
+
+    /// The mode a type's folder declares in the working tree, if it does.
+    private func declaredMode(of typeFolder: String) throws -> CompatibilityMode? {
+        let path = typeFolder + "/" + Self.modeFileName
+        guard let data = try now.declaration(at: path) else { return nil }
+        let name = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let mode = CompatibilityMode(name: name) else {
+            throw UsageError(
+                description: "\(path) names the mode '\(name)', which is not one of "
+                    + CompatibilityMode.allCases.map(\.rawValue).joined(separator: ", ")
+            )
+        }
+        return mode
+    }
 
     func run() throws -> CheckReport {
         let current = try now.files(under: folder)
@@ -155,13 +175,18 @@ struct SchemaCheck {
                     )
                 }
             }
+            // A type's own declaration wins over --mode, as the type knows who reads it.
+            let declared = nowFiles.isEmpty ? nil : try declaredMode(of: typeFolder)
+            var typeCheck = self
+            typeCheck.mode = declared ?? mode
+            let mode = typeCheck.mode
             for (index, file) in nowFiles.enumerated() where !thenFiles.contains(file) {
                 findings.append(Finding(kind: .versionAdded, version: file.versionName, file: file.path, details: []))
                 guard index > 0 else { continue }
                 // The version before it, or every older one, newest first, in a transitive mode.
                 let olderFiles = mode.isTransitive ? Array(nowFiles[..<index].reversed()) : [nowFiles[index - 1]]
                 for previous in olderFiles {
-                    let problems = try compatibilityProblems(
+                    let problems = try typeCheck.compatibilityProblems(
                         from: schema(previous, from: now, at: "the working tree"),
                         to: schema(file, from: now, at: "the working tree"),
                         old: previous.versionName,
@@ -181,7 +206,7 @@ struct SchemaCheck {
                 }
             }
             let name = String(typeFolder.split(separator: "/").last ?? "")
-            types.append(TypeReport(typeName: name, folder: typeFolder, findings: findings))
+            types.append(TypeReport(typeName: name, folder: typeFolder, findings: findings, declaredMode: declared))
         }
         return CheckReport(ref: ref, mode: mode, filesCompared: current.count + shipped.count, types: types)
     }

@@ -29,6 +29,7 @@ enum SchemaCheckCommand {
                               the one before it: backward (default), forward or full; or with
                               every older version: backward-transitive, forward-transitive or
                               full-transitive (BACKWARD_TRANSITIVE and the like also work).
+                              A type's folder may declare its own in compatibility.txt.
           -h, --help          Show this help.
 
         A changed or removed shipped file is accepted, not a break, when a commit since the ref

@@ -237,6 +237,38 @@ struct SchemaCheckTests {
         )
     }
 
+    @Test("A type's folder declares its own mode in compatibility.txt, which wins over --mode")
+    func declaredMode() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        for type in ["Poem", "Song"] {
+            try repository.write(
+                "Schemas/\(type)/v1.schema.json",
+                schema(version: 1, ["author": "string", "poem": "string"])
+            )
+        }
+        try repository.write("Schemas/Poem/compatibility.txt", "FORWARD\n")
+        try repository.commit()
+        // Both drop a field version 1 required: a forward break, backward compatible.
+        for type in ["Poem", "Song"] {
+            try repository.write("Schemas/\(type)/v2.schema.json", schema(version: 2, ["author": "string"]))
+        }
+        let result = repository.check("--against", "HEAD")
+        #expect(result.status == .breaking)
+        #expect(result.output.contains("Poem (Schemas/Poem, forward as its compatibility.txt declares)"))
+        #expect(result.output.contains("error: v2 is not forward compatible with v1: Schemas/Poem/v2.schema.json"))
+        #expect(result.output.contains("Song (Schemas/Song)\n  note: v2 is new: Schemas/Song/v2.schema.json"))
+        #expect(!result.output.contains("not backward compatible"))
+        #expect(result.output.contains("1 breaking change"))
+        let json = repository.check("--against", "HEAD", "--format", "json")
+        #expect(json.output.contains(#""mode" : "forward""#))
+
+        try repository.write("Schemas/Poem/compatibility.txt", "sideways")
+        let bad = repository.check("--against", "HEAD")
+        #expect(bad.status == .usage)
+        #expect(bad.errors.contains("Schemas/Poem/compatibility.txt names the mode 'sideways'"))
+    }
+
     @Test("Versions order as a chain: the unversioned documents first, then by number")
     func chainOrder() throws {
         let files = ["T/v10.schema.json", "T/v2.schema.json", "T/unversioned.schema.json"].compactMap {
