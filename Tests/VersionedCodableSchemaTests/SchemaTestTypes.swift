@@ -245,3 +245,41 @@ struct Forecast: VersionedCodable {
     var weather: Weather
     var season: Season
 }
+
+/// A pen whose versions are nested types, named `V1` and `V2` as in many codebases.
+enum Pen {
+    struct V1: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var colour: String
+    }
+
+    struct V2: VersionedCodable {
+        static let version: Int? = 2
+        typealias PreviousVersion = V1
+        var colour: String
+        var width: Int
+
+        init(from old: V1) throws {
+            colour = old.colour
+            width = 1
+        }
+    }
+}
+
+/// An ink whose one version is also named `V1`.
+enum Ink {
+    struct V1: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var litres: Double
+    }
+}
+
+/// A desk with a part of each: their versions' names clash without their context.
+struct Desk: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var ink: Versioned<Ink.V1>
+    var pen: Versioned<Pen.V2>
+}

@@ -104,4 +104,20 @@ struct VersionedPartSchemaTests {
             ]
         )
     }
+
+    @Test("Versions of two chains with the same type name get a definition each")
+    func clashingVersionNames() throws {
+        let schema = try #require(VersionSchemas(for: Desk.self)[1])
+        let ink = try #require(schema.definitions?["Versioned.V1"]?.anyOf?.first?.ref)
+        let pen = try #require(schema.definitions?["Versioned.V2"]?.anyOf?.map(\.ref))
+        #expect(ink == "#/$defs/V1")
+        #expect(pen.prefix(2) == ["#/$defs/V2", "#/$defs/Pen.V1"])
+        #expect(schema.definitions?["V1"]?.required == ["litres", "version"])
+        #expect(schema.definitions?["Pen.V1"]?.required == ["colour", "version"])
+        let desk = Data(
+            #"{"version": 1, "ink": {"version": 1, "litres": 0.5}, "pen": {"version": 1, "colour": "red"}}"#.utf8
+        )
+        #expect(try schema.violations(in: desk).isEmpty)
+        #expect(throws: Never.self) { try JSONDecoder().decode(versioned: Desk.self, from: desk) }
+    }
 }

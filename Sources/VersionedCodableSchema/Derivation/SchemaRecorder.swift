@@ -162,7 +162,7 @@ final class SchemaRecorder {
         _ type: Newest.Type,
         at path: [any CodingKey]
     ) throws -> (value: Newest, schema: JSONSchema) {
-        let newestName = names[ObjectIdentifier(Newest.self)] ?? VersionSchemas.typeName(of: Newest.self)
+        let newestName = definitionName(for: Newest.self, preferred: VersionSchemas.typeName(of: Newest.self))
         let partName = VersionedPartSchema.definitionName(newest: newestName)
         let reference = JSONSchema.reference(to: partName)
         if parts[partName] == nil {
@@ -197,7 +197,7 @@ final class SchemaRecorder {
     /// version's code left empty there set aside, since they were emptied for another type.
     private func recordOlderVersion(_ type: any VersionedCodable.Type, at path: [any CodingKey]) -> String {
         func open<V: VersionedCodable>(_ type: V.Type) -> String {
-            let name = names[ObjectIdentifier(V.self)] ?? VersionSchemas.typeName(of: V.self)
+            let name = definitionName(for: V.self, preferred: VersionSchemas.typeName(of: V.self))
             keptDefinitions.insert(name)
             let prefix = RecordingDecoder.pathKey(path)
             let saved = emptiedContainers
@@ -206,7 +206,7 @@ final class SchemaRecorder {
             // What the code could not read is noted in the version's definition; the part still
             // accepts the versions that were recorded.
             _ = try? recordVersion(V.self, definitionName: name, at: path)
-            return names[ObjectIdentifier(V.self)] ?? name
+            return name
         }
         return open(type)
     }
@@ -219,13 +219,7 @@ final class SchemaRecorder {
         at path: [any CodingKey]
     ) throws -> (value: V, schema: JSONSchema) {
         let id = ObjectIdentifier(V.self)
-        // A type met before keeps the name it was given then, so that every reference to it
-        // finds its one definition.
-        let name = names[id] ?? name
-        if names[id] == nil {
-            names[id] = name
-            usedNames.insert(name)
-        }
+        let name = definitionName(for: V.self, preferred: name)
         if let value = sampleValues[id] as? V {
             return (value, .reference(to: name))
         }
@@ -253,6 +247,20 @@ final class SchemaRecorder {
             throw RecordingStopped(schema: .reference(to: name), reason: "\(name) could not be recorded whole")
         }
         return (value, .reference(to: name))
+    }
+
+    /// The name of a type's definition: the one it was given when first met, so that every
+    /// reference finds its one definition; else `preferred`, unless another type has it, as
+    /// `V1` of two chains whose versions are nested types would, then a name with its context.
+    private func definitionName<T>(for type: T.Type, preferred: String) -> String {
+        let id = ObjectIdentifier(T.self)
+        if let name = names[id] {
+            return name
+        }
+        let name = usedNames.contains(preferred) ? uniqueName(for: T.self) : preferred
+        names[id] = name
+        usedNames.insert(name)
+        return name
     }
 
     private func uniqueName<T>(for type: T.Type) -> String {
