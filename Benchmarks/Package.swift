@@ -59,6 +59,17 @@ let package = Package(
             name: "merge-scaling",
             dependencies: ["BenchmarkDocuments"]
         ),
+        // Deriving the schemas of 100 chains of 10 versions, and the schema check on the 1,000
+        // files they make, each timed in a release build (median of rounds); the check runs the
+        // built schema-check program, as the command plugin does.
+        .executableTarget(
+            name: "schema-timing",
+            dependencies: [
+                .product(name: "VersionedCodable", package: "VersionedCodable"),
+                .product(name: "VersionedCodableSchema", package: "VersionedCodable"),
+                .product(name: "schema-check", package: "VersionedCodable"),
+            ]
+        ),
         .executableTarget(
             name: "ratio-report",
             dependencies: [

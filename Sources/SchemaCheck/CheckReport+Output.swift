@@ -28,7 +28,9 @@ extension CheckReport {
     private var text: String {
         var lines: [String] = []
         for type in types where !type.findings.isEmpty {
-            lines.append("\(type.typeName) (\(type.folder))")
+            let declared =
+                type.declaredMode.map { ", \($0.rawValue) as its \(SchemaCheck.modeFileName) declares" } ?? ""
+            lines.append("\(type.typeName) (\(type.folder)\(declared))")
             for finding in type.findings {
                 lines.append("  \(finding.isBreaking ? "error" : "note"): \(finding.message): \(finding.file)")
                 lines += finding.details.map { "    - \($0)" }
@@ -75,6 +77,7 @@ extension CheckReport {
                 [
                     "type": type.typeName,
                     "folder": pathPrefix + type.folder,
+                    "mode": (type.declaredMode ?? mode).rawValue,
                     "findings": type.findings.map { finding in
                         var entry: [String: Any] = [
                             "kind": finding.kind.rawValue,
@@ -85,6 +88,7 @@ extension CheckReport {
                             "details": finding.details,
                         ]
                         entry["previousVersion"] = finding.previousVersion
+                        entry["acceptedIn"] = finding.acceptedIn
                         return entry
                     },
                 ] as [String: Any]

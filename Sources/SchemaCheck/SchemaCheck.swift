@@ -1,14 +1,27 @@
 import Foundation
 import VersionedCodableSchema
 
-/// Which way consecutive versions must stay compatible, in the words `VersionCompatibility` of
-/// VersionedCodableTesting uses: backward (the new version reads what the one before wrote),
-/// forward (the one before reads what the new version writes), or full (both).
+/// Which way a new version must stay compatible with older ones, in the words
+/// `VersionCompatibility` of VersionedCodableTesting uses: backward (the new version reads what
+/// the older one wrote), forward (the older one reads what the new version writes), or full
+/// (both); each with the version before it only, or, in its transitive form, with every older
+/// version of the type.
 enum CompatibilityMode: String, CaseIterable {
     case backward, forward, full
+    case backwardTransitive = "backward-transitive"
+    case forwardTransitive = "forward-transitive"
+    case fullTransitive = "full-transitive"
 
-    var checksBackward: Bool { self != .forward }
-    var checksForward: Bool { self != .backward }
+    var checksBackward: Bool { self != .forward && self != .forwardTransitive }
+    var checksForward: Bool { self != .backward && self != .backwardTransitive }
+    /// Whether every older version is compared, not only the one before.
+    var isTransitive: Bool { self == .backwardTransitive || self == .forwardTransitive || self == .fullTransitive }
+
+    /// The mode from its name: as the check spells it (`backward-transitive`), or as a schema
+    /// registry and `VersionCompatibility`'s description do (`BACKWARD_TRANSITIVE`).
+    init?(name: String) {
+        self.init(rawValue: name.lowercased().replacingOccurrences(of: "_", with: "-"))
+    }
 }
 
 /// What the check found about one version of one type.
@@ -33,12 +46,16 @@ struct Finding: Equatable {
     /// For an incompatible version, the version it was compared with.
     var previousVersion: String? = nil
 
-    var isBreaking: Bool { kind != .versionAdded }
+    /// The commit whose message accepts this change of a shipped version, when one does.
+    var acceptedIn: String? = nil
+
+    var isBreaking: Bool { kind != .versionAdded && acceptedIn == nil }
 
     var message: String {
-        switch kind {
-        case .shippedVersionChanged: "\(version) is shipped and its schema changed"
-        case .versionRemoved: "\(version) is shipped and its schema file was removed"
+        let accepted = acceptedIn.map { ", accepted in commit \($0)" } ?? ""
+        return switch kind {
+        case .shippedVersionChanged: "\(version) is shipped and its schema changed\(accepted)"
+        case .versionRemoved: "\(version) is shipped and its schema file was removed\(accepted)"
         case .versionAdded: "\(version) is new"
         case .incompatible: "\(version) is not \(mode ?? "") compatible with \(previousVersion ?? "")"
         }
@@ -55,6 +72,8 @@ struct TypeReport: Equatable {
     /// The folder, from the package's folder.
     let folder: String
     var findings: [Finding]
+    /// The mode the type's folder declares in its `compatibility.txt`, if it does.
+    var declaredMode: CompatibilityMode? = nil
 }
 
 /// The whole check's result.
@@ -63,10 +82,27 @@ struct CheckReport: Equatable {
     let mode: CompatibilityMode
     /// How many schema files the working tree and the ref hold together.
     let filesCompared: Int
-    let types: [TypeReport]
+    var types: [TypeReport]
 
     var breaks: [Finding] { types.flatMap(\.findings).filter(\.isBreaking) }
     var isClean: Bool { breaks.isEmpty }
+
+    /// The report with the changes of shipped versions whose files `accepted` names, by their
+    /// path from the repository's root (`pathPrefix` and the file's path), marked as accepted in
+    /// the commit it gives.
+    func accepting(_ accepted: [String: String], pathPrefix: String) -> CheckReport {
+        var copy = self
+        for typeIndex in copy.types.indices {
+            for index in copy.types[typeIndex].findings.indices {
+                let finding = copy.types[typeIndex].findings[index]
+                guard finding.kind == .shippedVersionChanged || finding.kind == .versionRemoved,
+                    let commit = accepted[pathPrefix + finding.file]
+                else { continue }
+                copy.types[typeIndex].findings[index].acceptedIn = commit
+            }
+        }
+        return copy
+    }
 }
 
 /// A problem that stops the check before it can say anything: the usage-error status.
@@ -80,7 +116,25 @@ struct SchemaCheck {
     let then: any SchemaSource
     let ref: String
     let folder: String
-    let mode: CompatibilityMode
+    /// The mode of types whose folders declare none.
+    var mode: CompatibilityMode
+
+    /// The file in a type's folder that declares the type's mode, in the words `--mode` takes.
+    static let modeFileName = "compatibility.txt"
+
+    /// The mode a type's folder declares in the working tree, if it does.
+    private func declaredMode(of typeFolder: String) throws -> CompatibilityMode? {
+        let path = typeFolder + "/" + Self.modeFileName
+        guard let data = try now.declaration(at: path) else { return nil }
+        let name = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let mode = CompatibilityMode(name: name) else {
+            throw UsageError(
+                description: "\(path) names the mode '\(name)', which is not one of "
+                    + CompatibilityMode.allCases.map(\.rawValue).joined(separator: ", ")
+            )
+        }
+        return mode
+    }
 
     func run() throws -> CheckReport {
         let current = try now.files(under: folder)
@@ -121,30 +175,38 @@ struct SchemaCheck {
                     )
                 }
             }
+            // A type's own declaration wins over --mode, as the type knows who reads it.
+            let declared = nowFiles.isEmpty ? nil : try declaredMode(of: typeFolder)
+            var typeCheck = self
+            typeCheck.mode = declared ?? mode
+            let mode = typeCheck.mode
             for (index, file) in nowFiles.enumerated() where !thenFiles.contains(file) {
                 findings.append(Finding(kind: .versionAdded, version: file.versionName, file: file.path, details: []))
                 guard index > 0 else { continue }
-                let previous = nowFiles[index - 1]
-                let problems = try compatibilityProblems(
-                    from: schema(previous, from: now, at: "the working tree"),
-                    to: schema(file, from: now, at: "the working tree"),
-                    old: previous.versionName,
-                    new: file.versionName
-                )
-                if !problems.isEmpty {
-                    var finding = Finding(
-                        kind: .incompatible,
-                        version: file.versionName,
-                        file: file.path,
-                        details: problems
+                // The version before it, or every older one, newest first, in a transitive mode.
+                let olderFiles = mode.isTransitive ? Array(nowFiles[..<index].reversed()) : [nowFiles[index - 1]]
+                for previous in olderFiles {
+                    let problems = try typeCheck.compatibilityProblems(
+                        from: schema(previous, from: now, at: "the working tree"),
+                        to: schema(file, from: now, at: "the working tree"),
+                        old: previous.versionName,
+                        new: file.versionName
                     )
-                    finding.previousVersion = previous.versionName
-                    finding.mode = mode.rawValue
-                    findings.append(finding)
+                    if !problems.isEmpty {
+                        var finding = Finding(
+                            kind: .incompatible,
+                            version: file.versionName,
+                            file: file.path,
+                            details: problems
+                        )
+                        finding.previousVersion = previous.versionName
+                        finding.mode = mode.rawValue
+                        findings.append(finding)
+                    }
                 }
             }
             let name = String(typeFolder.split(separator: "/").last ?? "")
-            types.append(TypeReport(typeName: name, folder: typeFolder, findings: findings))
+            types.append(TypeReport(typeName: name, folder: typeFolder, findings: findings, declaredMode: declared))
         }
         return CheckReport(ref: ref, mode: mode, filesCompared: current.count + shipped.count, types: types)
     }

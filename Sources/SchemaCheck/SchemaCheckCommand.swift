@@ -13,7 +13,7 @@ enum SchemaCheckCommand {
 
     static let usage = """
         USAGE: swift package check-schemas --against <ref> [--schemas <folder>] [--format text|json|github]
-                                           [--mode backward|forward|full]
+                                           [--mode backward|forward|full[-transitive]]
 
         Compares the schema files of the working tree with those at a git ref, reading only files.
 
@@ -26,8 +26,14 @@ enum SchemaCheckCommand {
           --schemas <folder>  Where to look, from the package's folder (default: the whole package).
           --format <format>   text (default), json, or github (workflow annotations).
           --mode <mode>       How each version the ref does not have must stay compatible with
-                              the one before it: backward (default), forward or full.
+                              the one before it: backward (default), forward or full; or with
+                              every older version: backward-transitive, forward-transitive or
+                              full-transitive (BACKWARD_TRANSITIVE and the like also work).
+                              A type's folder may declare its own in compatibility.txt.
           -h, --help          Show this help.
+
+        A changed or removed shipped file is accepted, not a break, when a commit since the ref
+        names it, from the repository's root, on a line "Schema-Change-Accepted: <path>".
 
         EXIT STATUS: 0 no breaking change, 1 a breaking change, 64 a usage error.
         """
@@ -62,8 +68,11 @@ enum SchemaCheckCommand {
                     self.format = format
                 case "--mode":
                     let name = try value(for: argument)
-                    guard let mode = CompatibilityMode(rawValue: name) else {
-                        throw UsageError(description: "unknown mode '\(name)'; use backward, forward or full")
+                    guard let mode = CompatibilityMode(name: name) else {
+                        throw UsageError(
+                            description: "unknown mode '\(name)'; use "
+                                + CompatibilityMode.allCases.map(\.rawValue).joined(separator: ", ")
+                        )
                     }
                     self.mode = mode
                 case "-h", "--help": wantsHelp = true
@@ -105,12 +114,43 @@ enum SchemaCheckCommand {
                 folder: options.folder,
                 mode: options.mode
             )
-            let report = try check.run()
+            var report = try check.run()
+            if !report.isClean {
+                report = report.accepting(try acceptedChanges(git: git, since: ref), pathPrefix: prefix)
+            }
             return (report.rendered(as: options.format, pathPrefix: prefix), "", report.isClean ? .clean : .breaking)
         } catch let error as UsageError {
             return ("", "error: \(error.description)", .usage)
         } catch {
             return ("", "error: \(error)", .usage)
+        }
+    }
+
+    /// The line of a commit message that accepts the change of a shipped version's file.
+    static let acceptanceKey = "Schema-Change-Accepted:"
+
+    /// The schema files whose changes a commit since `ref` accepts, each with the commit's short
+    /// hash: the paths, from the repository's root, on the commits' `Schema-Change-Accepted:`
+    /// lines. A file that differs from what `HEAD` holds is not accepted, since no commit says
+    /// why it changed again.
+    static func acceptedChanges(git: Git, since ref: String) throws -> [String: String] {
+        let log = try git.run(["log", "--format=%h%n%B%x00", "\(ref)..HEAD"])
+        var accepted: [String: String] = [:]
+        for entry in String(decoding: log, as: UTF8.self).split(separator: "\u{0}") {
+            let lines = entry.split(separator: "\n", omittingEmptySubsequences: true)
+            guard let commit = lines.first?.trimmingCharacters(in: .whitespaces) else { continue }
+            for line in lines.dropFirst() where line.hasPrefix(acceptanceKey) {
+                let path = line.dropFirst(acceptanceKey.count).trimmingCharacters(in: .whitespaces)
+                if !path.isEmpty, accepted[path] == nil {
+                    accepted[path] = commit
+                }
+            }
+        }
+        // `git diff --quiet` exits with 1 for a file that differs from HEAD, which `run` throws.
+        let root = try git.run(["rev-parse", "--show-toplevel"])
+        let rootPath = String(decoding: root, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return accepted.filter { path, _ in
+            (try? Git(directory: URL(fileURLWithPath: rootPath)).run(["diff", "--quiet", "HEAD", "--", path])) != nil
         }
     }
 

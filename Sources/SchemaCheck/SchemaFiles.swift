@@ -60,9 +60,15 @@ protocol SchemaSource {
     func contents(of file: SchemaFile) throws -> Data
     /// Many files' bytes at once.
     func contents(of files: [SchemaFile]) throws -> [SchemaFile: Data]
+    /// The bytes of a file beside the schema files, such as a type's `compatibility.txt`, or
+    /// `nil` when there is none.
+    func declaration(at path: String) throws -> Data?
 }
 
 extension SchemaSource {
+    /// No declarations: only the working tree's count, since they say what a type requires now.
+    func declaration(at path: String) throws -> Data? { nil }
+
     func contents(of files: [SchemaFile]) throws -> [SchemaFile: Data] {
         var contents: [SchemaFile: Data] = [:]
         for file in files {
@@ -100,6 +106,12 @@ struct WorkingTree: SchemaSource {
 
     func contents(of file: SchemaFile) throws -> Data {
         try Data(contentsOf: packageDirectory.appendingPathComponent(file.path))
+    }
+
+    func declaration(at path: String) throws -> Data? {
+        let url = packageDirectory.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try Data(contentsOf: url)
     }
 }
 

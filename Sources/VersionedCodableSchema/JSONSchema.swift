@@ -135,11 +135,17 @@ extension JSONSchema: Codable {
     /// - Parameter decoder: The decoder to read from.
     /// - Throws: `DecodingError` when a keyword holds a value of the wrong kind.
     public init(from decoder: any Decoder) throws {
-        if let single = try? decoder.singleValueContainer(), let boolean = try? single.decode(Bool.self) {
+        // Nearly every schema is an object: asked first, so that reading a file of them does not
+        // throw and catch a type mismatch at each one. A coder tells a value's kind only by
+        // failing to read it as another.
+        let container: KeyedDecodingContainer<CodingKeys>
+        do {
+            container = try decoder.container(keyedBy: CodingKeys.self)
+        } catch {
+            guard let boolean = try? decoder.singleValueContainer().decode(Bool.self) else { throw error }
             self.boolean = boolean
             return
         }
-        let container = try decoder.container(keyedBy: CodingKeys.self)
         dialect = try container.decodeIfPresent(String.self, forKey: .dialect)
         title = try container.decodeIfPresent(String.self, forKey: .title)
         description = try container.decodeIfPresent(String.self, forKey: .description)

@@ -70,6 +70,10 @@ struct PoemV2: VersionedCodable, Equatable, Sendable {
 }
 // end snippet
 
+// The ratings are listed so that version 2's and 3's schemas can name them: the decoder reads
+// only these raw values, and without the list the derivation could not know them.
+extension PoemV2.Rating: CaseIterable {}
+
 /// Version 3 gave the author a structure of their own and added an optional title.
 struct PoemV3: VersionedCodable, Equatable, Sendable {
     static let version: Int? = 3

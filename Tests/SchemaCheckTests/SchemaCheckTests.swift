@@ -34,9 +34,9 @@ private struct Repository {
         try FileManager.default.removeItem(at: folder.appendingPathComponent(path))
     }
 
-    func commit() throws {
+    func commit(_ message: String = "schemas") throws {
         try git("add", "-A")
-        try git("commit", "--quiet", "-m", "schemas")
+        try git("commit", "--quiet", "-m", message)
     }
 
     func check(_ arguments: String...) -> (output: String, errors: String, status: SchemaCheckCommand.Status) {
@@ -165,6 +165,108 @@ struct SchemaCheckTests {
         #expect(forward.status == .breaking)
         #expect(forward.output.contains("- poem: required by v1, which v2 does not always write"))
         #expect(forward.output.contains("- author: v2 writes integer, which v1 does not read"))
+    }
+
+    @Test("A transitive mode compares a new version with every older one, not only the one before")
+    func transitiveModes() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        // v1 always wrote `stars`; v2 dropped it; v3 requires it again, which v2 did not write.
+        try repository.write(
+            "Schemas/Poem/v1.schema.json",
+            schema(version: 1, ["author": "string", "stars": "integer"])
+        )
+        try repository.write("Schemas/Poem/v2.schema.json", schema(version: 2, ["author": "string"]))
+        try repository.commit()
+        try repository.write(
+            "Schemas/Poem/v3.schema.json",
+            schema(version: 3, ["author": "string", "stars": "integer?"])
+        )
+        // Against v2 alone, v3 only adds an optional field: forward and backward both hold.
+        #expect(repository.check("--against", "HEAD", "--mode", "full").status == .clean)
+        // v1 requires `stars`, which v3 does not always write: v1 cannot read every v3 document.
+        let transitive = repository.check("--against", "HEAD", "--mode", "forward-transitive")
+        #expect(transitive.status == .breaking)
+        #expect(transitive.output.contains("error: v3 is not forward-transitive compatible with v1"))
+        #expect(transitive.output.contains("- stars: required by v1, which v3 does not always write"))
+        #expect(!transitive.output.contains("compatible with v2"))
+        #expect(repository.check("--against", "HEAD", "--mode", "backward-transitive").status == .clean)
+        #expect(repository.check("--against", "HEAD", "--mode", "FULL_TRANSITIVE").status == .breaking)
+        let unknown = repository.check("--against", "HEAD", "--mode", "transitive")
+        #expect(unknown.status == .usage)
+        #expect(unknown.errors.contains("full-transitive"))
+    }
+
+    @Test("A commit since the ref that names a changed shipped file on a Schema-Change-Accepted line accepts it")
+    func acceptedChange() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try repository.write("Schemas/Poem/v2.schema.json", schema(version: 2, ["author": "string"]))
+        try repository.commit()
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string?"]))
+        try repository.remove("Schemas/Poem/v2.schema.json")
+        try repository.commit(
+            "Poem v1: the author may be missing\n\nSchema-Change-Accepted: Schemas/Poem/v1.schema.json"
+        )
+        let accepted = repository.check("--against", "HEAD~1")
+        #expect(accepted.status == .breaking)
+        #expect(accepted.output.contains("note: v1 is shipped and its schema changed, accepted in commit "))
+        // The removal was not named: still a break.
+        #expect(accepted.output.contains("error: v2 is shipped and its schema file was removed"))
+        #expect(accepted.output.contains("1 breaking change against HEAD~1"))
+
+        try repository.git(
+            "commit",
+            "--quiet",
+            "--allow-empty",
+            "-m",
+            "Poem v2 was never shipped\n\nSchema-Change-Accepted: Schemas/Poem/v2.schema.json"
+        )
+        // Both commits are since HEAD~2: each accepts its file.
+        let both = repository.check("--against", "HEAD~2", "--format", "json")
+        #expect(both.status == .clean)
+        #expect(both.output.contains(#""acceptedIn" : "#))
+
+        // A file changed again after the commit that accepted it is not accepted.
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "integer"]))
+        let changedAgain = repository.check("--against", "HEAD~2")
+        #expect(changedAgain.status == .breaking)
+        #expect(
+            changedAgain.output.contains("error: v1 is shipped and its schema changed: Schemas/Poem/v1.schema.json")
+        )
+    }
+
+    @Test("A type's folder declares its own mode in compatibility.txt, which wins over --mode")
+    func declaredMode() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        for type in ["Poem", "Song"] {
+            try repository.write(
+                "Schemas/\(type)/v1.schema.json",
+                schema(version: 1, ["author": "string", "poem": "string"])
+            )
+        }
+        try repository.write("Schemas/Poem/compatibility.txt", "FORWARD\n")
+        try repository.commit()
+        // Both drop a field version 1 required: a forward break, backward compatible.
+        for type in ["Poem", "Song"] {
+            try repository.write("Schemas/\(type)/v2.schema.json", schema(version: 2, ["author": "string"]))
+        }
+        let result = repository.check("--against", "HEAD")
+        #expect(result.status == .breaking)
+        #expect(result.output.contains("Poem (Schemas/Poem, forward as its compatibility.txt declares)"))
+        #expect(result.output.contains("error: v2 is not forward compatible with v1: Schemas/Poem/v2.schema.json"))
+        #expect(result.output.contains("Song (Schemas/Song)\n  note: v2 is new: Schemas/Song/v2.schema.json"))
+        #expect(!result.output.contains("not backward compatible"))
+        #expect(result.output.contains("1 breaking change"))
+        let json = repository.check("--against", "HEAD", "--format", "json")
+        #expect(json.output.contains(#""mode" : "forward""#))
+
+        try repository.write("Schemas/Poem/compatibility.txt", "sideways")
+        let bad = repository.check("--against", "HEAD")
+        #expect(bad.status == .usage)
+        #expect(bad.errors.contains("Schemas/Poem/compatibility.txt names the mode 'sideways'"))
     }
 
     @Test("Versions order as a chain: the unversioned documents first, then by number")

@@ -41,6 +41,25 @@ struct DerivationLimitsTests {
         #expect(mood.description?.contains("conform it to CaseIterable") == true)
     }
 
+    @Test("A declared list of raw values is checked against the type's own code, and only accepted ones are claimed")
+    func declaredRawValues() throws {
+        let schema = try #require(VersionSchemas(for: Forecast.self)[1])
+        #expect(!schema.isIncomplete)
+        let weather = try #require(schema.properties?["weather"])
+        #expect(weather.enumValues == [.string("sun"), .string("rain"), .string("sunny")])
+        #expect(weather.violations(of: .string("sunny")).isEmpty)
+        #expect(weather.violations(of: .string("hail")).count == 1)
+        let season = try #require(schema.properties?["season"])
+        #expect(season.enumValues == [.number(1), .number(2)])
+        #expect(season.description == "Season lists 3, which its init(from:) refuses: not allowed")
+        // What the schema allows, the type's code reads.
+        for value in ["sun", "rain", "sunny"] {
+            let data = Data(#"{"version": 1, "weather": "\#(value)", "season": 2}"#.utf8)
+            #expect(try schema.violations(in: data).isEmpty)
+            #expect(throws: Never.self) { try JSONDecoder().decode(versioned: Forecast.self, from: data) }
+        }
+    }
+
     @Test("An enum with associated values is marked incomplete, and the fields before it are kept")
     func enumWithAssociatedValues() throws {
         let schema = try #require(VersionSchemas(for: Receipt.self)[1])
@@ -83,8 +102,9 @@ struct DerivationLimitsTests {
     func partOfItsOwnType() throws {
         let schema = try #require(VersionSchemas(for: Thread.self)[1])
         #expect(!schema.isIncomplete)
-        #expect(schema.properties?["replies"]?.items?.ref == "#")
-        #expect(schema.definitions == nil)
+        #expect(schema.properties?["replies"]?.items?.ref == "#/$defs/Versioned.Thread")
+        #expect(schema.definitions.map { Array($0.keys) } == ["Versioned.Thread"])
+        #expect(schema.definitions?["Versioned.Thread"]?.anyOf?.first?.ref == "#")
         let document = Data(
             #"{"version": 1, "text": "a", "replies": [{"version": 1, "text": "b", "replies": []}]}"#.utf8
         )
@@ -92,7 +112,12 @@ struct DerivationLimitsTests {
         let damaged = Data(
             #"{"version": 1, "text": "a", "replies": [{"version": 2, "text": "b", "replies": []}]}"#.utf8
         )
-        #expect(try schema.violations(in: damaged).map(\.description) == ["$.replies[0].version: expected 1, found 2"])
+        #expect(
+            try schema.violations(in: damaged).map(\.description) == [
+                "$.replies[0]: matches none of the allowed schemas; the closest fails at "
+                    + "$.replies[0].version: expected 1, found 2"
+            ]
+        )
     }
 
     @Test("A chain of fifty versions gives fifty schemas, each with its own version")

@@ -101,8 +101,9 @@ struct SchemaDerivationTests {
             properties["kind"]?.description
                 == #"an open enum: known values "top", "middle", "bottom"; any other value is kept"#
         )
-        #expect(properties["lead"]?.ref == "#/$defs/Note")
-        #expect(properties["others"]?.items?.ref == "#/$defs/Note")
+        #expect(properties["lead"]?.ref == "#/$defs/Versioned.Note")
+        #expect(properties["others"]?.items?.ref == "#/$defs/Versioned.Note")
+        #expect(schema.definitions?["Versioned.Note"]?.anyOf?.first?.ref == "#/$defs/Note")
         let note = try #require(schema.definitions?["Note"])
         #expect(note.properties?["_metadata"]?.properties?["version"]?.constValue == .number(2))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import VersionedCodable
+import VersionedCodableSchema
 
 /// The version under `_metadata.version`.
 struct MetadataVersionSpec: VersionPathSpec {
@@ -174,4 +175,111 @@ struct Figure: VersionedCodable {
         try container.encode(kind, forKey: .kind)
         try container.encode(size, forKey: kind == .circle ? .radius : .side)
     }
+}
+
+/// The first version of a stamp, a versioned part of a letter.
+struct StampV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var label: String
+}
+
+/// The current stamp: the label renamed, and a field added.
+struct Stamp: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = StampV1
+    var text: String
+    var inked: Bool
+
+    init(text: String, inked: Bool) {
+        self.text = text
+        self.inked = inked
+    }
+
+    init(from old: StampV1) throws {
+        text = old.label
+        inked = false
+    }
+}
+
+/// A letter whose stamps are versioned parts: a stored letter may hold them at any version.
+struct Letter: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var stamp: Versioned<Stamp>
+    var extras: [Versioned<Stamp>]
+}
+
+/// Weather whose decoding also accepts the spelling older documents used: more values than it
+/// has cases, which only a declared list can tell.
+enum Weather: String, Codable {
+    case sun, rain
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let raw = try container.decode(String.self)
+        guard let weather = Weather(rawValue: raw == "sunny" ? "sun" : raw) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown weather \(raw)")
+        }
+        self = weather
+    }
+}
+
+// snippet: schema-raw-values
+extension Weather: SchemaRawValues {
+    static var schemaRawValues: [JSONValue] { [.string("sun"), .string("rain"), .string("sunny")] }
+}
+// end snippet
+
+/// A season that lists a raw value it has no case for.
+enum Season: Int, Codable, SchemaRawValues {
+    case spring = 1, summer = 2
+
+    static var schemaRawValues: [JSONValue] { [.number(1), .number(2), .number(3)] }
+}
+
+/// A forecast whose enums list their raw values without being `CaseIterable`.
+struct Forecast: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var weather: Weather
+    var season: Season
+}
+
+/// A pen whose versions are nested types, named `V1` and `V2` as in many codebases.
+enum Pen {
+    struct V1: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var colour: String
+    }
+
+    struct V2: VersionedCodable {
+        static let version: Int? = 2
+        typealias PreviousVersion = V1
+        var colour: String
+        var width: Int
+
+        init(from old: V1) throws {
+            colour = old.colour
+            width = 1
+        }
+    }
+}
+
+/// An ink whose one version is also named `V1`.
+enum Ink {
+    struct V1: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var litres: Double
+    }
+}
+
+/// A desk with a part of each: their versions' names clash without their context.
+struct Desk: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var ink: Versioned<Ink.V1>
+    var pen: Versioned<Pen.V2>
 }

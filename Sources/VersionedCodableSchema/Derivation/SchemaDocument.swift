@@ -3,6 +3,9 @@
 enum SchemaDocument {
     static func assemble(root: String, recorder: SchemaRecorder) -> JSONSchema {
         var definitions = recorder.definitions
+        for part in recorder.parts.values {
+            definitions[part.name] = part.schema(definitions: recorder.definitions)
+        }
         guard var document = definitions.removeValue(forKey: root) else {
             var empty = JSONSchema()
             empty.addIncompleteNote("\(root) could not be recorded")

@@ -6,8 +6,11 @@ import VersionedCodable
 final class SchemaRecorder {
     let options: DerivationOptions
     private(set) var definitions: [String: JSONSchema] = [:]
-    /// Definitions that stay in `$defs` even when referenced once: versioned parts.
+    /// Definitions that stay in `$defs` even when referenced once: versioned parts and the
+    /// versions of their chains.
     private(set) var keptDefinitions: Set<String> = []
+    /// The versioned parts met, by the name of their definition.
+    private(set) var parts: [String: VersionedPartSchema] = [:]
     private var names: [ObjectIdentifier: String] = [:]
     private var usedNames: Set<String> = []
     private var inProgress: Set<ObjectIdentifier> = []
@@ -72,11 +75,12 @@ final class SchemaRecorder {
         var stopReason: String?
         var stoppedAt: String?
         var attempts = 0
+        let listed = listedRawValues(of: T.self, at: path)
         repeat {
             // A container that met its own type again is left empty on the next run, with the
             // element schema it recorded; each run empties one more, so runs are bounded.
             attempts += 1
-            decoder = RecordingDecoder(recorder: self, codingPath: path, rawValues: rawValues(of: T.self))
+            decoder = RecordingDecoder(recorder: self, codingPath: path, rawValues: listed?.accepted)
             (stop, stopReason, stoppedAt) = (nil, nil, nil)
             do {
                 value = try T(from: decoder)
@@ -93,6 +97,12 @@ final class SchemaRecorder {
         var schema = decoder.node.schema(typeName: name, complete: stop == nil)
         if let allowed = decoder.rawValuesRead, allowed.isEmpty == false {
             schema.enumValues = allowed
+        }
+        if let refused = listed?.refused, !refused.isEmpty {
+            let note =
+                "\(name) lists " + refused.map(\.description).joined(separator: ", ")
+                + ", which its init(from:) refuses: not allowed"
+            schema.description = schema.description.map { $0 + "\n" + note } ?? note
         }
         if let open = T.self as? any RecordedOpenEnum.Type, let known = open.knownRawValues {
             schema.description =
@@ -122,7 +132,7 @@ final class SchemaRecorder {
     /// that a committed schema does not change with them.
     private static func reason<T>(name: String, type: T.Type, error: any Error) -> String {
         if T.self is any RawRepresentable.Type, !(T.self is any CaseIterable.Type) {
-            return "\(name) does not list its raw values; conform it to CaseIterable to list them"
+            return "\(name) does not list its raw values; conform it to CaseIterable or SchemaRawValues to list them"
         }
         let detail: String
         switch error {
@@ -141,10 +151,64 @@ final class SchemaRecorder {
         as type: T.Type,
         at path: [any CodingKey]
     ) throws -> (value: T, schema: JSONSchema) {
-        let name = part.partDefinitionName
-        keptDefinitions.insert(name)
-        let (value, schema) = try part.recordPart(with: self, definitionName: name, at: path)
+        let (value, schema) = try part.recordPart(with: self, at: path)
         return (value as! T, schema)
+    }
+
+    /// Records every version of a part's chain, each as the definition of its own type, and
+    /// returns a value of the newest with a reference to the part's schema, which accepts any
+    /// of them (see ``VersionedPartSchema``).
+    func recordVersionedPart<Newest: VersionedCodable>(
+        _ type: Newest.Type,
+        at path: [any CodingKey]
+    ) throws -> (value: Newest, schema: JSONSchema) {
+        let newestName = definitionName(for: Newest.self, preferred: VersionSchemas.typeName(of: Newest.self))
+        let partName = VersionedPartSchema.definitionName(newest: newestName)
+        let reference = JSONSchema.reference(to: partName)
+        if parts[partName] == nil {
+            usedNames.insert(partName)
+            keptDefinitions.insert(partName)
+            // Registered before the older versions run, so that one that holds the part again
+            // finds it and records nothing twice.
+            parts[partName] = VersionedPartSchema(
+                name: partName,
+                versionNames: [],
+                newestName: newestName,
+                newer: NewerDocumentPlace.find(for: Newest.self)
+            )
+            var versionNames = [newestName]
+            keptDefinitions.insert(newestName)
+            for version in VersionChain(for: Newest.self).types.dropFirst() {
+                versionNames.append(recordOlderVersion(version, at: path))
+            }
+            parts[partName]?.versionNames = versionNames
+        }
+        do {
+            let (value, _) = try recordVersion(Newest.self, definitionName: newestName, at: path)
+            return (value, reference)
+        } catch var stopped as RecordingStopped {
+            stopped.schema = reference
+            throw stopped
+        }
+    }
+
+    /// Records one version of a part's chain as the definition of its type, and returns the
+    /// definition's name. Its code runs at the part's path, with the containers that the newest
+    /// version's code left empty there set aside, since they were emptied for another type.
+    private func recordOlderVersion(_ type: any VersionedCodable.Type, at path: [any CodingKey]) -> String {
+        func open<V: VersionedCodable>(_ type: V.Type) -> String {
+            let name = definitionName(for: V.self, preferred: VersionSchemas.typeName(of: V.self))
+            keptDefinitions.insert(name)
+            let prefix = RecordingDecoder.pathKey(path)
+            let saved = emptiedContainers
+            emptiedContainers = saved.filter { $0.key != prefix && !$0.key.hasPrefix(prefix + "\u{1}") }
+            defer { emptiedContainers = saved }
+            // What the code could not read is noted in the version's definition; the part still
+            // accepts the versions that were recorded.
+            _ = try? recordVersion(V.self, definitionName: name, at: path)
+            return name
+        }
+        return open(type)
     }
 
     /// Records the schema of one version, with the version at the place its spec gives, as the
@@ -155,10 +219,7 @@ final class SchemaRecorder {
         at path: [any CodingKey]
     ) throws -> (value: V, schema: JSONSchema) {
         let id = ObjectIdentifier(V.self)
-        if names[id] == nil {
-            names[id] = name
-            usedNames.insert(name)
-        }
+        let name = definitionName(for: V.self, preferred: name)
         if let value = sampleValues[id] as? V {
             return (value, .reference(to: name))
         }
@@ -188,6 +249,20 @@ final class SchemaRecorder {
         return (value, .reference(to: name))
     }
 
+    /// The name of a type's definition: the one it was given when first met, so that every
+    /// reference finds its one definition; else `preferred`, unless another type has it, as
+    /// `V1` of two chains whose versions are nested types would, then a name with its context.
+    private func definitionName<T>(for type: T.Type, preferred: String) -> String {
+        let id = ObjectIdentifier(T.self)
+        if let name = names[id] {
+            return name
+        }
+        let name = usedNames.contains(preferred) ? uniqueName(for: T.self) : preferred
+        names[id] = name
+        usedNames.insert(name)
+        return name
+    }
+
     private func uniqueName<T>(for type: T.Type) -> String {
         // A type declared in a function is named with the address of its context, which changes
         // from build to build; a committed schema must not.
@@ -205,10 +280,36 @@ final class SchemaRecorder {
         return name
     }
 
-    /// The raw values of an enum that lists its cases, to hand its code a value it accepts.
-    private func rawValues<T>(of type: T.Type) -> [JSONValue]? {
-        guard let listed = T.self as? any (CaseIterable & RawRepresentable).Type else { return nil }
-        return Self.rawValues(listing: listed)
+    /// The raw values a type lists, through ``SchemaRawValues`` or as an enum that is
+    /// `CaseIterable`, each handed to its code to see whether it is accepted: only those are
+    /// claimed. `nil` when the type lists none, or its code reads no raw value.
+    private func listedRawValues<T: Decodable>(
+        of type: T.Type,
+        at path: [any CodingKey]
+    ) -> (accepted: [JSONValue], refused: [JSONValue])? {
+        let listed: [JSONValue]?
+        if let declared = T.self as? any SchemaRawValues.Type {
+            listed = declared.schemaRawValues
+        } else if let iterable = T.self as? any (CaseIterable & RawRepresentable).Type {
+            listed = Self.rawValues(listing: iterable)
+        } else {
+            listed = nil
+        }
+        guard let listed, !listed.isEmpty else { return nil }
+        var accepted: [JSONValue] = []
+        var refused: [JSONValue] = []
+        var readsRawValue = false
+        for value in listed {
+            let probe = RecordingDecoder(recorder: self, codingPath: path, rawValues: [value])
+            let isAccepted = (try? T(from: probe)) != nil
+            readsRawValue = readsRawValue || probe.rawValuesRead != nil
+            if isAccepted, probe.rawValuesRead != nil {
+                accepted.append(value)
+            } else {
+                refused.append(value)
+            }
+        }
+        return readsRawValue ? (accepted, refused) : nil
     }
 
     static func rawValues<E: CaseIterable & RawRepresentable>(listing type: E.Type) -> [JSONValue]? {

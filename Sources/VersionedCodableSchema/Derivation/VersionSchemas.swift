@@ -36,10 +36,12 @@ public struct VersionSchema: Hashable, Sendable {
 /// placeholder values and notes every key it reads: `decode` makes a key required,
 /// `decodeIfPresent` makes it optional (absent or `null`), nested types become nested objects
 /// (in `$defs` when a type is used twice or contains itself), arrays record their element,
-/// dictionaries their values, and enums that are `CaseIterable` with `String` or `Int` raw values
-/// list their raw values. The decoder's key, date and data strategies are applied as the decoder
-/// reads documents; `Versioned` parts refer to their own type's current-version schema; and the
-/// version sits at the place the type's spec writes it, as a constant.
+/// dictionaries their values, and enums that are `CaseIterable` with `String` or `Int` raw values,
+/// or that list them through ``SchemaRawValues``, list the raw values their code accepts. The
+/// decoder's key, date and data strategies are applied as the decoder reads documents; a
+/// `Versioned` part accepts any version of its own type's chain, and a newer one that declares
+/// the chain's newest may read it, as its reader does; and the version sits at
+/// the place the type's spec writes it, as a constant.
 ///
 /// <!-- snippet: schema-derive -->
 /// ```swift

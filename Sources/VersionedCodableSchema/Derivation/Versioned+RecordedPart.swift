@@ -1,28 +1,24 @@
 import VersionedCodable
 
-/// A type the derivation records as a reference to another type's current-version schema.
+/// A type the derivation records as a reference to the schema of every version its reader
+/// accepts.
 protocol RecordedVersionedPart {
-    /// The name of the definition the part refers to.
-    static var partDefinitionName: String { get }
-    /// Records the part's current version and returns a part holding the value made for it.
+    /// Records the part's versions and returns a part holding the value made for its current
+    /// version, with a reference to the part's schema.
     static func recordPart(
         with recorder: SchemaRecorder,
-        definitionName: String,
         at path: [any CodingKey]
     ) throws -> (value: Any, schema: JSONSchema)
 }
 
-// A versioned part reads the same document as its current version, with its version at its
-// spec's place: the part's schema is that version's, kept once in `$defs`.
+// A versioned part is read at the version stored with it: any version of its chain, migrated
+// up, or a newer one that declares this build may read it. Its schema says exactly that.
 extension Versioned: RecordedVersionedPart {
-    static var partDefinitionName: String { VersionSchemas.typeName(of: Value.self) }
-
     static func recordPart(
         with recorder: SchemaRecorder,
-        definitionName: String,
         at path: [any CodingKey]
     ) throws -> (value: Any, schema: JSONSchema) {
-        let (value, schema) = try recorder.recordVersion(Value.self, definitionName: definitionName, at: path)
+        let (value, schema) = try recorder.recordVersionedPart(Value.self, at: path)
         return (Versioned(value), schema)
     }
 }

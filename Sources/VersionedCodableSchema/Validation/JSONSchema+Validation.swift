@@ -55,12 +55,24 @@ extension JSONSchema {
             check(value, against: target, at: path, root: root, references: references + 1, into: &found)
         }
         if let anyOf = schema.anyOf {
-            let matches = anyOf.contains { option in
+            // The option that comes closest, the first of those with the fewest violations, tells
+            // where a document that matches none is damaged: for a versioned part, usually the
+            // version it carries.
+            var closest: [SchemaViolation]?
+            for option in anyOf {
                 var inner: [SchemaViolation] = []
                 check(value, against: option, at: path, root: root, references: references, into: &inner)
-                return inner.isEmpty
+                if inner.isEmpty {
+                    closest = nil
+                    break
+                }
+                if closest == nil || inner.count < closest!.count {
+                    closest = inner
+                }
             }
-            if !matches { fail("matches none of the allowed schemas") }
+            if let closest, let first = closest.first {
+                fail("matches none of the allowed schemas; the closest fails at \(first)")
+            }
         }
         if let types = schema.type, !types.contains(where: { Self.value(value, is: $0) }) {
             fail("expected \(types.joined(separator: " or ")), found \(value.typeName) \(value)")

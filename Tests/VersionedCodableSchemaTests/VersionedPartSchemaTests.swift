@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import VersionedCodable
+import VersionedCodableSchema
+
+@Suite("A versioned part's schema accepts what its reader reads: any version of its chain")
+struct VersionedPartSchemaTests {
+    static let letter = VersionSchemas(for: Letter.self)[1]!
+
+    @Test("A part refers to one definition, anyOf the schemas of every version with its own version constant")
+    func partDefinition() throws {
+        #expect(Self.letter.properties?["stamp"]?.ref == "#/$defs/Versioned.Stamp")
+        #expect(Self.letter.properties?["extras"]?.items?.ref == "#/$defs/Versioned.Stamp")
+        let part = try #require(Self.letter.definitions?["Versioned.Stamp"])
+        let options = try #require(part.anyOf)
+        #expect(options.prefix(2).map(\.ref) == ["#/$defs/Stamp", "#/$defs/StampV1"])
+        #expect(Self.letter.definitions?["Stamp"]?.properties?["version"]?.constValue == .number(2))
+        #expect(Self.letter.definitions?["StampV1"]?.properties?["version"]?.constValue == .number(1))
+        #expect(Self.letter.definitions?["StampV1"]?.required == ["label", "version"])
+    }
+
+    @Test(
+        "A document validates exactly where the decoder reads it: older and newer parts, malformed ones",
+        arguments: [
+            // Every version of the chain, as a stored letter may hold it.
+            (#"{"version": 1, "stamp": {"version": 1, "label": "old"}, "extras": []}"#, true),
+            (
+                #"{"version": 1, "stamp": {"version": 2, "text": "new", "inked": true}, "#
+                    + #""extras": [{"version": 1, "label": "a"}, {"version": 2, "text": "b", "inked": false}]}"#,
+                true
+            ),
+            // A newer version that declares that version 2 may read it, with a key version 2 keeps.
+            (
+                #"{"version": 1, "stamp": {"version": 3, "versionReadableFrom": 2, "text": "t", "inked": true, "#
+                    + #""colour": "red"}, "extras": []}"#,
+                true
+            ),
+            (
+                #"{"version": 1, "stamp": {"version": 3, "versionReadableFrom": 1, "versionWritableFrom": 3, "#
+                    + #""text": "t", "inked": true}, "extras": []}"#,
+                true
+            ),
+            // Malformed parts: fields of another version, a missing field, no version.
+            (#"{"version": 1, "stamp": {"version": 1, "text": "t", "inked": true}, "extras": []}"#, false),
+            (#"{"version": 1, "stamp": {"version": 2, "label": "old"}, "extras": []}"#, false),
+            (#"{"version": 1, "stamp": {"version": 2, "text": "t"}, "extras": []}"#, false),
+            (#"{"version": 1, "stamp": {"label": "old"}, "extras": []}"#, false),
+            (#"{"version": 1, "stamp": {"version": 1, "label": 7}, "extras": []}"#, false),
+            (#"{"version": 1, "stamp": {"version": 1, "label": "a"}, "extras": [{"version": 2, "text": "b"}]}"#, false),
+            // Newer versions that do not let version 2 read them.
+            (#"{"version": 1, "stamp": {"version": 3, "text": "t", "inked": true}, "extras": []}"#, false),
+            (
+                #"{"version": 1, "stamp": {"version": 3, "versionReadableFrom": 3, "text": "t", "inked": true}, "#
+                    + #""extras": []}"#,
+                false
+            ),
+            (
+                #"{"version": 1, "stamp": {"version": 3, "versionReadableFrom": 2, "versionWritableFrom": "2", "#
+                    + #""text": "t", "inked": true}, "extras": []}"#,
+                false
+            ),
+            (
+                #"{"version": 1, "stamp": {"version": 3, "versionReadableFrom": 2, "text": "t"}, "extras": []}"#,
+                false
+            ),
+        ]
+    )
+    func validatesWhereTheReaderReads(document: String, isRead: Bool) throws {
+        let data = Data(document.utf8)
+        let problems = try Self.letter.violations(in: data)
+        let read = Result { try JSONDecoder().decode(versioned: Letter.self, from: data) }
+        #expect(problems.isEmpty == isRead, "\(document): \(problems)")
+        if isRead {
+            #expect(throws: Never.self) { try read.get() }
+        } else {
+            #expect(throws: (any Error).self) { try read.get() }
+        }
+    }
+
+    @Test("A newer part's version and declaration sit at the place its spec writes the version")
+    func newerPartAtCustomPlace() throws {
+        let schema = try #require(VersionSchemas(for: Catalogue.self)[1])
+        let newer = try #require(schema.definitions?["Versioned.Note"]?.anyOf?.last)
+        let metadata = try #require(newer.properties?["_metadata"])
+        #expect(metadata.properties?["version"]?.minimum == 3)
+        #expect(metadata.properties?["versionReadableFrom"]?.maximum == 2)
+        #expect(metadata.required == ["version", "versionReadableFrom"])
+        #expect(newer.additionalProperties == nil)
+        let note = Data(#"{"_metadata": {"version": 3, "versionReadableFrom": 2}, "text": "t", "pinned": true}"#.utf8)
+        #expect(try newer.violations(in: note).isEmpty)
+        #expect(try JSONDecoder().decode(Versioned<Note>.self, from: note).isFromNewerVersion)
+        let undeclared = Data(#"{"_metadata": {"version": 3}, "text": "t"}"#.utf8)
+        #expect(try !newer.violations(in: undeclared).isEmpty)
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(Versioned<Note>.self, from: undeclared) }
+    }
+
+    @Test("A malformed older part is reported at its path, with what its own version's schema refuses")
+    func malformedPartMessage() throws {
+        let data = Data(#"{"version": 1, "stamp": {"version": 1, "label": 7}, "extras": []}"#.utf8)
+        #expect(
+            try Self.letter.violations(in: data).map(\.description) == [
+                "$.stamp: matches none of the allowed schemas; the closest fails at "
+                    + "$.stamp.label: expected string, found integer 7"
+            ]
+        )
+    }
+
+    @Test("Versions of two chains with the same type name get a definition each")
+    func clashingVersionNames() throws {
+        let schema = try #require(VersionSchemas(for: Desk.self)[1])
+        let ink = try #require(schema.definitions?["Versioned.V1"]?.anyOf?.first?.ref)
+        let pen = try #require(schema.definitions?["Versioned.V2"]?.anyOf?.map(\.ref))
+        #expect(ink == "#/$defs/V1")
+        #expect(pen.prefix(2) == ["#/$defs/V2", "#/$defs/Pen.V1"])
+        #expect(schema.definitions?["V1"]?.required == ["litres", "version"])
+        #expect(schema.definitions?["Pen.V1"]?.required == ["colour", "version"])
+        let desk = Data(
+            #"{"version": 1, "ink": {"version": 1, "litres": 0.5}, "pen": {"version": 1, "colour": "red"}}"#.utf8
+        )
+        #expect(try schema.violations(in: desk).isEmpty)
+        #expect(throws: Never.self) { try JSONDecoder().decode(versioned: Desk.self, from: desk) }
+    }
+}
