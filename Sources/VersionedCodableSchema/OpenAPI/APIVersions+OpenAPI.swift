@@ -147,7 +147,24 @@ extension APIVersions {
                 extras[target[name]!] = pointingAtComponents(definition)
             }
         }
-        schemas.merge(extras) { shown, _ in shown }
+        // Only what the shown types reach: a part is shown at one version, so the other versions
+        // its reader accepts, which the derivation defines beside it, are not components.
+        var reached: [String: Int] = [:]
+        var pending = Array(schemas.values)
+        while let next = pending.popLast() {
+            var found: [String: Int] = [:]
+            SchemaDocument.countReferences(in: next, into: &found)
+            for reference in found.keys where reached[reference] == nil {
+                reached[reference] = 1
+                let name = String(reference.dropFirst(OpenAPIDocument.componentReferencePrefix.count))
+                if reference.hasPrefix(OpenAPIDocument.componentReferencePrefix), let extra = extras[name] {
+                    pending.append(extra)
+                }
+            }
+        }
+        for (name, extra) in extras where reached[OpenAPIDocument.componentReferencePrefix + name] != nil {
+            schemas[name] = schemas[name] ?? extra
+        }
         return OpenAPIDocument(title: title, apiVersion: declared.name, schemas: schemas)
     }
 
