@@ -180,7 +180,8 @@ public final class UpgradeOnRead<Value: VersionedCodable & Equatable, Coder: Doc
         guard let below = upgrade.isBelowTarget(read.storedVersion) else { return .newer }
         // Parts are looked at only at the target itself: a document above it is never written
         // down to it.
-        guard below || (read.storedVersion == upgrade.targetVersion && partsBelowTarget?(read.wrappedValue) == true) else {
+        guard below || (read.storedVersion == upgrade.targetVersion && partsBelowTarget?(read.wrappedValue) == true)
+        else {
             return .notNeeded
         }
         guard asked else { return .notAsked }
