@@ -23,7 +23,10 @@ let package = Package(
         // reads from its resource bundle: the core's declares nothing, the store's its one use
         // of the system's uptime. PrivacyManifestTests hold each to its library's sources.
         .target(name: "VersionedCodable", resources: [.copy("PrivacyInfo.xcprivacy")]),
-        .target(name: "VersionedCodableTesting", dependencies: ["VersionedCodable", "VersionedCodableAPI"]),
+        .target(
+            name: "VersionedCodableTesting",
+            dependencies: ["VersionedCodable", "VersionedCodableAPI", "VersionedCodableSchema"]
+        ),
         // Census and resumable upgrades of stored documents, over any store an adapter
         // describes; the adapters for real databases live in the examples' packages.
         .target(

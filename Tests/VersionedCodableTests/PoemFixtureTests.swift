@@ -42,6 +42,14 @@ extension PoemDocumentTests {
         #expect(summary.passed)
     }
 
+    @Test("Every JSON poem fixture matches the schema of its version")
+    func poemFixturesMatchTheirSchemas() {
+        // snippet: fixtures-schema-check
+        VersionedFixtures(Poem.self, bundle: .module).checkEveryFixtureMatchesItsSchema()
+        // end snippet
+        #expect(VersionedFixtures(Poem.self, bundle: .module).checkEveryFixtureMatchesItsSchema() > 0)
+    }
+
     // snippet: plain-encoding-check
     @Test("A poem written without its version is never read as an old one")
     func plainEncodingIsNotMistaken() {
