@@ -117,6 +117,14 @@ public struct VersionSchemas: Sendable {
                     "the code reads differently for different values at \(fields.joined(separator: ", "))"
                 )
             }
+            // A version that names the older builds that may read it writes that beside its
+            // version, by the rule the library follows when it writes one.
+            if V.compatibility != .incompatible, let version = V.version, V.PreviousVersion.version != nil,
+                V.VersionSpec.self == V.PreviousVersion.VersionSpec.self,
+                let place = NewerDocumentPlace.find(for: V.self)
+            {
+                schema = place.declaring(schema, atVersion: version)
+            }
             schema.dialect = "https://json-schema.org/draft/2020-12/schema"
             schema.title = V.version.map { "\(name) version \($0)" } ?? "\(name) before versioning"
             return schema

@@ -130,6 +130,23 @@ struct NewerDocumentPlace {
         return schema
     }
 
+    /// The schema of a version that declares which older builds may read its documents, from
+    /// the schema its code reads: the declaration beside the version, which the library writes
+    /// when it writes that version as the newest and hides from the type when it reads one, is
+    /// allowed there.
+    func declaring(_ schema: JSONSchema, atVersion version: Int) -> JSONSchema {
+        var schema = schema
+        var readable = JSONSchema(type: "integer")
+        readable.maximum = Decimal(version)
+        place(along: versionPath[...], in: &schema) { object in
+            var properties = object.properties ?? [:]
+            properties[readableKey] = readable
+            properties[writableKey] = JSONSchema(type: "integer")
+            object.properties = properties
+        }
+        return schema
+    }
+
     private func place(
         along path: ArraySlice<String>,
         in schema: inout JSONSchema,
