@@ -336,11 +336,18 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 }
 
 /// Whether `value` is what the spec writes: the same integer, of any width, or an equal value.
+///
+/// A value of another type than the spec's, optionals aside, is never the same, even where it
+/// compares equal (`1.0` and `1`): left out, it would be written as the spec's type.
 private func isSame(_ value: Any, _ spec: any Encodable) -> Bool {
     if let own = value as? any BinaryInteger, let spec = integer(spec) {
         return Int(exactly: own) == spec
     }
-    guard let own = value as? AnyHashable else { return false }
+    guard innermostWrappedType(of: type(of: value)) == innermostWrappedType(of: type(of: spec as Any)),
+        let own = value as? AnyHashable
+    else {
+        return false
+    }
     return own == spec as? AnyHashable
 }
 
