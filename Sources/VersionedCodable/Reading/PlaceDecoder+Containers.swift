@@ -294,7 +294,7 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 /// Decodes a `T` from `decoder`, which stands at an object where the spec reads: a dictionary
 /// without what the spec read, anything else through a ``PlaceDecoder``. At the root of a
 /// document newer than this build, what was read is noted in `notes` once it is read.
-private func decodeObject<T: Decodable>(
+func decodeObject<T: Decodable>(
     _ type: T.Type,
     _ place: KeysRead,
     from decoder: any Decoder,

@@ -241,12 +241,10 @@ extension VersionedCodable {
     @usableFromInline
     @inline(never)
     static func decodeDictionary(from decoder: any Decoder) throws -> Self {
+        // As a dictionary is read at any object where a spec reads; in a newer document it reads
+        // every key, so none is left to keep.
         let shared = decoder as! PlaceDecoder
-        let dictionary = Self.self as! any DictionaryAtPlace.Type
-        let value = try dictionary.decode(from: shared.base, leavingOut: shared.place) as! Self
-        // It reads every key of a newer document, so none is left to keep.
-        shared.typeKeys?.readAll = true
-        return value
+        return try decodeObject(Self.self, shared.place, from: shared.base, notes: shared.typeKeys)
     }
 
     /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates
