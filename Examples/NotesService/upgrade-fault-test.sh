@@ -122,9 +122,19 @@ debug_bin="$(swift build --package-path "$here" --scratch-path "$scratch" --show
 say "built"
 
 say "the store's tests against this PostgreSQL"
-NOTES_TEST_DB_PORT="$pg_port" swift test --package-path "$here" --scratch-path "$scratch" --skip-build \
-    --filter NotesStoreTests 2>&1 | tee "$work/store-tests.log" | grep -E '^(✔|✘) (Test run|Suite)' || true
-grep -q '^✔ Test run' "$work/store-tests.log" || { tail -n 40 "$work/store-tests.log"; exit 1; }
+# They take seconds; a run that has not ended in ten minutes is stopped and reported with the
+# tests that started and never ended, rather than left to hold up everything after it.
+NOTES_TEST_DB_PORT="$pg_port" timeout 600 swift test --package-path "$here" --scratch-path "$scratch" \
+    --skip-build --filter NotesStoreTests 2>&1 | tee "$work/store-tests.log" \
+    | grep --line-buffered -E '^(✔|✘) (Test run|Suite)' || true
+if ! grep -q '^✔ Test run' "$work/store-tests.log"; then
+    tail -n 40 "$work/store-tests.log"
+    say "tests that started and did not end:"
+    sed -n 's/^◇ Test \(.*\) started\.$/\1/p' "$work/store-tests.log" | sort | while IFS= read -r name; do
+        grep -qF "Test $name " <(grep -E '^(✔|✘) Test ' "$work/store-tests.log") || echo "  $name"
+    done
+    exit 1
+fi
 
 psql_notes() {
     "$pg_bin/psql" -X -q -t -A -h 127.0.0.1 -p "$pg_port" -U notes -d postgres "$@"

@@ -198,9 +198,13 @@ struct Git {
         try input.write(to: inputFile)
         defer { try? FileManager.default.removeItem(at: inputFile) }
         process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        // The exit is reported by the termination handler: `waitUntilExit()` polls the calling
+        // thread's run loop and, on Linux, can miss the exit when called off the main thread.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        exited.wait()
         guard process.terminationStatus == 0 else {
             let message = String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -7,53 +7,16 @@ import Testing
 /// `swift build`, started as a process, judged by its exit status and output.
 @Suite("The document-store command line")
 struct CommandLineTests {
-    struct Run {
-        var status: Int32
-        var output: String
-        var errors: String
+    typealias Run = ChildProcess.Run
+
+    static let executable = ChildProcess.productsDirectory.appendingPathComponent("document-store")
+
+    static func start(_ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess(executable, arguments)
     }
 
-    /// Beside the test bundle, where SwiftPM puts every product of the build that runs the
-    /// tests, whatever its scratch path or configuration.
-    static let executable = productsDirectory.appendingPathComponent("document-store")
-
-    /// The folder that holds the running test bundle. On Linux the bundle is the program that
-    /// runs (`Bundle.main`); on macOS a runner loads it, so it is the loaded `.xctest` bundle.
-    static var productsDirectory: URL {
-        #if os(macOS)
-            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-                return bundle.bundleURL.deletingLastPathComponent()
-            }
-        #endif
-        return Bundle.main.bundleURL
-    }
-
-    static func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        return (process, output, errors)
-    }
-
-    static func finish(_ process: Process, _ output: Pipe, _ errors: Pipe) -> Run {
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            output: String(decoding: out, as: UTF8.self),
-            errors: String(decoding: err, as: UTF8.self)
-        )
-    }
-
-    static func run(_ arguments: String...) throws -> Run {
-        let (process, output, errors) = try start(arguments)
-        return finish(process, output, errors)
+    static func run(_ arguments: String...) async throws -> Run {
+        try await start(arguments).finish()
     }
 
     /// A store of generated notes, made by the tool itself.
@@ -68,31 +31,43 @@ struct CommandLineTests {
     }
 
     @Test("Every command prints its help on standard output and exits 0")
-    func help() throws {
+    func help() async throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.executable.path))
         for arguments in [["--help"], ["demo", "--help"], ["census", "--help"], ["upgrade", "--help"]] {
-            let (process, output, errors) = try Self.start(arguments)
-            let run = Self.finish(process, output, errors)
+            let run = try await Self.start(arguments).finish()
             #expect(run.status == 0, "\(arguments)")
             #expect(run.output.contains("USAGE: document-store"), "\(arguments)")
         }
-        let top = try Self.run("--help")
+        let top = try await Self.run("--help")
         #expect(top.output.contains("130 interrupted"))
     }
 
+    @Test("A child that outlives its time limit is killed, and the test that waits for it fails naming it")
+    func timeLimit() async throws {
+        let started = Date()
+        let child = try ChildProcess(URL(fileURLWithPath: "/bin/sleep"), ["30"])
+        await withKnownIssue {
+            let run = await child.finish(within: 1)
+            #expect(run.status == SIGKILL)
+        } matching: { issue in
+            issue.description.contains("30 did not exit within 1 s and was killed")
+        }
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+
     @Test("A census and a dry run leave the file byte for byte")
-    func readOnly() throws {
+    func readOnly() async throws {
         let store = try Self.store()
         let before = try Self.bytes(store.path)
-        #expect(try Self.run("census", "--database", store.path).status == 0)
-        let dry = try Self.run("upgrade", "--database", store.path, "--dry-run")
+        #expect(try await Self.run("census", "--database", store.path).status == 0)
+        let dry = try await Self.run("upgrade", "--database", store.path, "--dry-run")
         #expect(dry.status == 0)
         #expect(dry.output.contains("would upgrade"))
         #expect(try Self.bytes(store.path) == before)
         // Reading takes no write lock: a census runs while another connection is writing.
         let holder = try Self.holder(of: store.path)
         try holder.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
-        let census = try Self.run("census", "--database", store.path)
+        let census = try await Self.run("census", "--database", store.path)
         try holder.inDatabase { db in try db.execute(sql: "COMMIT") }
         #expect(census.status == 0)
         #expect(!census.errors.contains("waiting"))
@@ -109,19 +84,18 @@ struct CommandLineTests {
     }
 
     @Test("A file that is not a store is refused with status 66 and left as it was")
-    func notAStore() throws {
+    func notAStore() async throws {
         let folder = try TemporaryDatabase()
         let empty = folder.folder.appendingPathComponent("empty.sqlite").path
         try Data().write(to: URL(fileURLWithPath: empty))
         let text = folder.folder.appendingPathComponent("notes.txt").path
         try Data("hello".utf8).write(to: URL(fileURLWithPath: text))
         let other = folder.folder.appendingPathComponent("other.sqlite").path
-        try DatabaseQueue(path: other).write { db in try db.execute(sql: "CREATE TABLE accounts (id INTEGER)") }
+        try await DatabaseQueue(path: other).write { db in try db.execute(sql: "CREATE TABLE accounts (id INTEGER)") }
         for path in [empty, text, other] {
             let before = try Self.bytes(path)
             for arguments in [["census", "--database", path, "--retire-below", "3"], ["upgrade", "--database", path]] {
-                let (process, output, errors) = try Self.start(arguments)
-                let run = Self.finish(process, output, errors)
+                let run = try await Self.start(arguments).finish()
                 #expect(run.status == 66, "\(arguments)")
                 #expect(run.errors.contains("is not a document store"), "\(arguments)")
             }
@@ -130,23 +104,23 @@ struct CommandLineTests {
     }
 
     @Test("Settings out of range are refused by the library's own check, with status 64")
-    func validation() throws {
+    func validation() async throws {
         let store = try Self.store(count: 10)
-        let zero = try Self.run("upgrade", "--database", store.path, "--batch-size", "0")
+        let zero = try await Self.run("upgrade", "--database", store.path, "--batch-size", "0")
         #expect(zero.status == 64)
         #expect(zero.errors.contains("batchSize is 0, but it must be at least 1"))
-        let pause = try Self.run("upgrade", "--database", store.path, "--pause", "-1")
+        let pause = try await Self.run("upgrade", "--database", store.path, "--pause", "-1")
         #expect(pause.status == 64)
-        let retire = try Self.run("census", "--database", store.path, "--retire-below=-5")
+        let retire = try await Self.run("census", "--database", store.path, "--retire-below=-5")
         #expect(retire.status == 64)
-        #expect(try Self.run("demo", "--database", store.path, "--batch-size", "0", "--no-generate").status == 64)
+        #expect(try await Self.run("demo", "--database", store.path, "--batch-size", "0", "--no-generate").status == 64)
     }
 
     @Test("A target the chain cannot write is refused, naming the type, and no checkpoint is finished")
     func unreachableTarget() async throws {
         let store = try Self.store(count: 50)
         let before = try store.database.allBodies()
-        let run = try Self.run("upgrade", "--database", store.path, "--to", "2")
+        let run = try await Self.run("upgrade", "--database", store.path, "--to", "2")
         #expect(run.status == 1)
         #expect(run.errors.contains("Note has no downgraded() step"))
         #expect(try store.database.allBodies() == before)
@@ -154,29 +128,29 @@ struct CommandLineTests {
     }
 
     @Test("Census and upgrade print JSON, and the retirement check's status follows the upgrade")
-    func json() throws {
+    func json() async throws {
         let store = try Self.store(count: 200)
-        let census = try Self.run("census", "--database", store.path, "--retire-below", "3", "--json")
+        let census = try await Self.run("census", "--database", store.path, "--retire-below", "3", "--json")
         #expect(census.status == 3)
         let counted = try JSONSerialization.jsonObject(with: Data(census.output.utf8)) as? [String: Any]
         #expect(counted?["total"] as? Int == 200)
         #expect(counted?["mayRetire"] as? Bool == false)
-        let upgrade = try Self.run("upgrade", "--database", store.path, "--json", "--batch-size", "64")
+        let upgrade = try await Self.run("upgrade", "--database", store.path, "--json", "--batch-size", "64")
         #expect(upgrade.status == 0)
         let report = try JSONSerialization.jsonObject(with: Data(upgrade.output.utf8)) as? [String: Any]
         #expect(report?["examined"] as? Int == 200)
         #expect(report?["target"] as? String == "v3")
         #expect(report?["leftBehind"] as? Int == 0)
-        #expect(try Self.run("census", "--database", store.path, "--retire-below", "3").status == 0)
+        #expect(try await Self.run("census", "--database", store.path, "--retire-below", "3").status == 0)
     }
 
     @Test("An empty store cannot tell that old versions may be retired: status 3")
-    func emptyStore() throws {
+    func emptyStore() async throws {
         let store = try TemporaryDatabase()
-        let run = try Self.run("census", "--database", store.path, "--retire-below", "3")
+        let run = try await Self.run("census", "--database", store.path, "--retire-below", "3")
         #expect(run.status == 3)
         #expect(run.output.contains("cannot tell, no note is stored"))
-        let json = try Self.run("census", "--database", store.path, "--retire-below", "3", "--json")
+        let json = try await Self.run("census", "--database", store.path, "--retire-below", "3", "--json")
         #expect(json.status == 3)
         let counted = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
         #expect(counted?["total"] as? Int == 0)
@@ -184,12 +158,12 @@ struct CommandLineTests {
     }
 
     @Test("An upgrade that leaves notes below the target exits with status 4")
-    func leftBehind() throws {
+    func leftBehind() async throws {
         let store = try Self.store(count: 20)
-        try store.database.queue.write { db in
+        try await store.database.queue.write { db in
             try db.execute(sql: "INSERT INTO documents (id, body) VALUES (100001, 'not json')")
         }
-        let run = try Self.run("upgrade", "--database", store.path)
+        let run = try await Self.run("upgrade", "--database", store.path)
         #expect(run.status == 4)
         #expect(run.output.contains("1 unreadable kept"))
     }
@@ -199,11 +173,11 @@ struct CommandLineTests {
         let store = try Self.store(count: 100)
         let holder = try Self.holder(of: store.path)
         try holder.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
-        let (process, output, errors) = try Self.start(["upgrade", "--database", store.path])
+        let child = try Self.start(["upgrade", "--database", store.path])
         try await Task.sleep(nanoseconds: 1_500_000_000)
-        #expect(process.isRunning)
+        #expect(child.process.isRunning)
         try holder.inDatabase { db in try db.execute(sql: "COMMIT") }
-        let run = Self.finish(process, output, errors)
+        let run = await child.finish()
         #expect(run.status == 0)
         #expect(run.errors.contains("another process holds the database"))
         #expect(run.output.contains("upgraded"))
@@ -212,16 +186,16 @@ struct CommandLineTests {
     @Test("Ctrl-C ends the progress line, says how to resume, and the next run resumes")
     func interrupt() async throws {
         let store = try Self.store(count: 2_000)
-        let (process, output, errors) = try Self.start([
+        let child = try Self.start([
             "upgrade", "--database", store.path, "--batch-size", "10", "--pause", "0.1",
         ])
         try await Task.sleep(nanoseconds: 1_500_000_000)
-        process.interrupt()
-        let run = Self.finish(process, output, errors)
+        child.process.interrupt()
+        let run = await child.finish()
         #expect(run.status == 130)
         #expect(run.errors.contains("Run the same command again to resume from checkpoint upgrade@v3"))
         #expect(run.errors.hasSuffix("\n"))
-        let again = try Self.run("upgrade", "--database", store.path, "--json")
+        let again = try await Self.run("upgrade", "--database", store.path, "--json")
         #expect(again.status == 0)
         let report = try JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any]
         #expect(report?["resumed"] as? Bool == true)

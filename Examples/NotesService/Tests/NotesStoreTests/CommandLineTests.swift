@@ -6,64 +6,22 @@ import Testing
 
 /// The `notes-upgrade` executable, run as a person or a script runs it: built beside the tests,
 /// started as a process, judged by its exit status and output.
-@Suite("The notes-upgrade command line")
+@Suite("The notes-upgrade command line", .timeLimit(.minutes(3)))
 struct CommandLineTests {
-    struct Run {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
+    typealias Run = ChildProcess.Run
 
-    /// Beside the test bundle, where SwiftPM puts every product of the build that runs the
-    /// tests, whatever its scratch path or configuration.
-    static let executable = productsDirectory.appendingPathComponent("notes-upgrade")
+    static let executable = ChildProcess.productsDirectory.appendingPathComponent("notes-upgrade")
 
-    /// The folder that holds the running test bundle. On Linux the bundle is the program that
-    /// runs (`Bundle.main`); on macOS a runner loads it, so it is the loaded `.xctest` bundle.
-    static var productsDirectory: URL {
-        #if os(macOS)
-            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-                return bundle.bundleURL.deletingLastPathComponent()
-            }
-        #endif
-        return Bundle.main.bundleURL
-    }
-
-    static func start(_ arguments: [String], database: String? = nil, port: Int? = nil) throws -> (Process, Pipe, Pipe)
-    {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+    /// Starts notes-upgrade on `database` at `port`, the scratch PostgreSQL's unless given.
+    static func start(_ arguments: [String], database: String? = nil, port: Int? = nil) throws -> ChildProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["NOTES_DB_PORT"] = String(port ?? ScratchDatabase.port ?? 5432)
         environment["NOTES_DB_NAME"] = database ?? "postgres"
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        return (process, output, errors)
+        return try ChildProcess(executable, arguments, environment: environment)
     }
 
-    static func finish(_ process: Process, _ output: Pipe, _ errors: Pipe) -> Run {
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            output: String(decoding: out, as: UTF8.self),
-            errors: String(decoding: err, as: UTF8.self)
-        )
-    }
-
-    static func finish(_ started: (Process, Pipe, Pipe)) -> Run {
-        finish(started.0, started.1, started.2)
-    }
-
-    static func run(_ arguments: String..., database: String? = nil, port: Int? = nil) throws -> Run {
-        let (process, output, errors) = try start(arguments, database: database, port: port)
-        return finish(process, output, errors)
+    static func run(_ arguments: String..., database: String? = nil, port: Int? = nil) async throws -> Run {
+        try await start(arguments, database: database, port: port).finish()
     }
 
     static func json(_ run: Run) throws -> [String: Any] {
@@ -95,15 +53,15 @@ struct CommandLineTests {
     }
 
     @Test("Every command prints its help on standard output and exits 0")
-    func help() throws {
+    func help() async throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.executable.path))
         for command in ["census", "upgrade", "plain-pass", "plant", "live-writes", "read-repair", "check"] {
-            let run = try Self.run(command, "--help")
+            let run = try await Self.run(command, "--help")
             #expect(run.status == 0, "\(command)")
             #expect(run.output.contains("USAGE: notes-upgrade \(command)"), "\(command)")
             #expect(run.errors.isEmpty, "\(command)")
         }
-        let top = try Self.run("--help")
+        let top = try await Self.run("--help")
         #expect(top.status == 0)
         let words = top.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("4 notes below the target were left"))
@@ -121,19 +79,18 @@ struct CommandLineTests {
             ["frob"],
         ]
     )
-    func wrongArguments(_ arguments: [String]) throws {
+    func wrongArguments(_ arguments: [String]) async throws {
         // A port nothing listens on: a command that got past its validation would fail with 1.
-        let (process, output, errors) = try Self.start(arguments, port: 1)
-        let run = Self.finish(process, output, errors)
+        let run = try await Self.start(arguments, port: 1).finish()
         #expect(run.status == 64)
         #expect(run.output.isEmpty)
         #expect(run.errors.hasPrefix("Error: "))
     }
 
     @Test("A database it cannot reach is an error at once that says where it looked")
-    func unreachable() throws {
+    func unreachable() async throws {
         let started = Date()
-        let run = try Self.run("census", port: 1)
+        let run = try await Self.run("census", port: 1)
         #expect(run.status == 1)
         #expect(run.errors.contains("127.0.0.1:1"))
         #expect(run.errors.contains("Connection refused"))
@@ -141,19 +98,10 @@ struct CommandLineTests {
     }
 
     @Test("A port that is not a number is an error, not the default port")
-    func wrongPort() throws {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["census"]
-        process.environment = ["NOTES_DB_PORT": "54x2"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        #expect(message.contains("NOTES_DB_PORT is 54x2, not a port number"))
+    func wrongPort() async throws {
+        let run = try await ChildProcess(Self.executable, ["census"], environment: ["NOTES_DB_PORT": "54x2"]).finish()
+        #expect(run.status == 1)
+        #expect(run.errors.contains("NOTES_DB_PORT is 54x2, not a port number"))
     }
 
     @Test(
@@ -163,8 +111,7 @@ struct CommandLineTests {
     func notANotesDatabase() async throws {
         try await ScratchDatabase.withNamed { client, name in
             for arguments in [["census", "--retire-below", "3"], ["upgrade", "--dry-run"], ["upgrade"]] {
-                let (process, output, errors) = try Self.start(arguments, database: name)
-                let run = Self.finish(process, output, errors)
+                let run = try await Self.start(arguments, database: name).finish()
                 #expect(run.status == 66, "\(arguments)")
                 #expect(run.errors.contains("holds no notes table"), "\(arguments)")
             }
@@ -179,15 +126,12 @@ struct CommandLineTests {
     func emptyTable() async throws {
         try await ScratchDatabase.withNamed { client, name in
             try await PostgresNoteStore(client: client, logger: ScratchDatabase.logger).prepare()
-            let (process, output, errors) = try Self.start(["census", "--retire-below", "3"], database: name)
-            let run = Self.finish(process, output, errors)
+            let run = try await Self.start(["census", "--retire-below", "3"], database: name).finish()
             #expect(run.status == 3)
             #expect(run.output.contains("cannot tell, no note is stored"))
-            let (jsonProcess, jsonOutput, jsonErrors) = try Self.start(
-                ["census", "--retire-below", "3", "--json"],
-                database: name
+            let json = try Self.json(
+                try await Self.start(["census", "--retire-below", "3", "--json"], database: name).finish()
             )
-            let json = try Self.json(Self.finish(jsonProcess, jsonOutput, jsonErrors))
             #expect(json["mayRetire"] as? Bool == false)
             #expect(json["total"] as? Int == 0)
         }
@@ -199,20 +143,20 @@ struct CommandLineTests {
     )
     func censusDryRunAndUpgrade() async throws {
         try await ScratchDatabase.withNamed { client, name in
-            var run = Self.finish(try Self.start(["plant", "--notes", "2000"], database: name))
+            var run = try await Self.start(["plant", "--notes", "2000"], database: name).finish()
             #expect(run.status == 0, "\(run.errors)")
             let planted = try await Self.digest(client)
             let tables = try await Self.tables(client)
 
             // Decoding every note, as the upgrade does, finds the damaged fields too.
-            run = Self.finish(try Self.start(["census", "--decode", "--json"], database: name))
+            run = try await Self.start(["census", "--decode", "--json"], database: name).finish()
             #expect(run.status == 0)
             let census = try Self.json(run)
             #expect(census["total"] as? Int == 2000)
             let unreadable = try #require(census["unreadable"] as? Int)
             #expect(unreadable > 0)
 
-            run = Self.finish(try Self.start(["upgrade", "--dry-run", "--json"], database: name))
+            run = try await Self.start(["upgrade", "--dry-run", "--json"], database: name).finish()
             #expect(run.status == 4)
             let dry = try Self.json(run)
             #expect(dry["dryRun"] as? Bool == true)
@@ -220,7 +164,7 @@ struct CommandLineTests {
             #expect(try await Self.digest(client) == planted)
             #expect(try await Self.tables(client) == tables)
 
-            run = Self.finish(try Self.start(["upgrade", "--json"], database: name))
+            run = try await Self.start(["upgrade", "--json"], database: name).finish()
             #expect(run.status == 4)
             let report = try Self.json(run)
             #expect(report["dryRun"] as? Bool == false)
@@ -236,18 +180,15 @@ struct CommandLineTests {
     )
     func interrupt() async throws {
         try await ScratchDatabase.withNamed { _, name in
-            #expect(Self.finish(try Self.start(["plant", "--notes", "3000"], database: name)).status == 0)
-            let (process, output, errors) = try Self.start(
-                ["upgrade", "--batch-size", "100", "--pause", "0.2"],
-                database: name
-            )
+            #expect(try await Self.start(["plant", "--notes", "3000"], database: name).finish().status == 0)
+            let child = try Self.start(["upgrade", "--batch-size", "100", "--pause", "0.2"], database: name)
             try await Task.sleep(nanoseconds: 1_500_000_000)
-            kill(process.processIdentifier, SIGINT)
-            let run = Self.finish(process, output, errors)
+            kill(child.process.processIdentifier, SIGINT)
+            let run = await child.finish()
             #expect(run.status == 130)
             #expect(run.errors.hasSuffix("from checkpoint upgrade@v3.\n"))
             #expect(run.errors.contains("\nnotes-upgrade: interrupted"))
-            let resumed = try Self.json(Self.finish(try Self.start(["upgrade", "--json"], database: name)))
+            let resumed = try Self.json(try await Self.start(["upgrade", "--json"], database: name).finish())
             #expect(resumed["resumed"] as? Bool == true)
             let examined = try #require(resumed["examined"] as? Int)
             #expect(examined > 0 && examined < 3000)

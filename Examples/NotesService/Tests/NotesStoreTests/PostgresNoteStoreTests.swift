@@ -7,7 +7,7 @@ import Testing
 import VersionedCodable
 import VersionedCodableStore
 
-@Suite("The notes table in PostgreSQL as a store", .enabled(if: ScratchDatabase.isAvailable))
+@Suite("The notes table in PostgreSQL as a store", .enabled(if: ScratchDatabase.isAvailable), .timeLimit(.minutes(3)))
 struct PostgresNoteStoreTests {
     static let logger = ScratchDatabase.logger
 
