@@ -110,7 +110,8 @@ struct OpenAPIDocumentTests {
         let documents = try versions.openAPIDocuments(of: [Memo.self], title: "Memos")
         let memo = OpenAPIDocument.componentName(of: Memo.self)
         let newest = try #require(documents["2"]?.components.schemas[memo])
-        #expect(newest.properties?["versionReadableFrom"] == JSONSchema(type: "integer").withMinimum(0))
+        // As the derivation allows it: from the oldest version whose builds read it, to its own.
+        #expect(newest.properties?["versionReadableFrom"] == JSONSchema(type: "integer").withMinimum(1).withMaximum(2))
         #expect(newest.required?.contains("versionReadableFrom") == true)
         #expect(documents["1"]?.components.schemas[memo]?.properties?["versionReadableFrom"] == nil)
         let value = Memo(text: "milk", pinned: true)
@@ -212,6 +213,12 @@ extension JSONSchema {
     fileprivate func withMinimum(_ minimum: Decimal) -> JSONSchema {
         var schema = self
         schema.minimum = minimum
+        return schema
+    }
+
+    fileprivate func withMaximum(_ maximum: Decimal) -> JSONSchema {
+        var schema = self
+        schema.maximum = maximum
         return schema
     }
 }

@@ -133,15 +133,28 @@ struct NewerDocumentPlace {
     /// The schema of a version that declares which older builds may read its documents, from
     /// the schema its code reads: the declaration beside the version, which the library writes
     /// when it writes that version as the newest and hides from the type when it reads one, is
-    /// allowed there.
-    func declaring(_ schema: JSONSchema, atVersion version: Int) -> JSONSchema {
+    /// allowed there. The oldest reader is at least the `minimum` of the readable key; the oldest
+    /// writer is the `minimum` of the writable key, which is allowed only when builds older than
+    /// the version may write it back. The breaking-change check compares the version's fields
+    /// with theirs.
+    func declaring(
+        _ schema: JSONSchema,
+        atVersion version: Int,
+        olderBuilds: (readableFrom: Int, writableFrom: Int)
+    ) -> JSONSchema {
         var schema = schema
         var readable = JSONSchema(type: "integer")
+        readable.minimum = Decimal(olderBuilds.readableFrom)
         readable.maximum = Decimal(version)
+        var writable = JSONSchema(type: "integer")
+        writable.minimum = Decimal(olderBuilds.writableFrom)
+        writable.maximum = Decimal(version - 1)
         place(along: versionPath[...], in: &schema) { object in
             var properties = object.properties ?? [:]
             properties[readableKey] = readable
-            properties[writableKey] = JSONSchema(type: "integer")
+            if olderBuilds.writableFrom < version {
+                properties[writableKey] = writable
+            }
             object.properties = properties
         }
         return schema

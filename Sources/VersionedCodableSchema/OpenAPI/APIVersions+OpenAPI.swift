@@ -108,7 +108,7 @@ extension APIVersions {
             }
             let component = componentOfType[typeName]!
             var body = schema
-            Self.addOlderBuildsDeclaration(of: type, at: shown, to: &body)
+            Self.requireOlderBuildsDeclaration(of: type, at: shown, in: &body)
             body.dialect = nil
             let definitions = body.definitions ?? [:]
             body.definitions = nil
@@ -182,29 +182,22 @@ extension APIVersions {
         return open(type)
     }
 
-    /// Adds the keys a version that declares older builds may read it writes beside its version
-    /// (`versionReadableFrom`, and `versionWritableFrom` when it differs from the version) to its
-    /// schema, when the version is at the root of the document: the derivation describes what
-    /// the version's code reads, which does not hold them.
-    private static func addOlderBuildsDeclaration(
+    /// Requires the declaration of the older builds that may read a version where its schema
+    /// allows it, beside a version at the root of the document: the derivation allows it where
+    /// the library writes it, and an answer is written as the version it shows, which carries it.
+    private static func requireOlderBuildsDeclaration(
         of type: any VersionedCodable.Type,
         at version: Int?,
-        to schema: inout JSONSchema
+        in schema: inout JSONSchema
     ) {
-        func open<Value: VersionedCodable>(_ type: Value.Type) -> (any VersionedCodable.Type)? {
+        func path<Value: VersionedCodable>(_ type: Value.Type) -> [String]? {
             let chain = VersionChain(for: type)
-            return chain.versions.firstIndex(of: version).map { chain.types[$0] }
+            return chain.versions.firstIndex(of: version).flatMap { VersionPlace.path(of: chain.types[$0]) }
         }
-        guard let versionType = open(type), versionType.compatibility != .incompatible else { return }
-        func place<Value: VersionedCodable>(_ type: Value.Type) -> [String]? {
-            VersionPlace.path(of: type)
+        guard let path = path(type), path.count == 1, schema.properties?[path[0] + "ReadableFrom"] != nil else {
+            return
         }
-        guard let path = place(versionType), path.count == 1, schema.properties?[path[0]] != nil else { return }
-        var declared = JSONSchema(type: "integer")
-        declared.minimum = 0
-        schema.properties?[path[0] + "ReadableFrom"] = declared
-        schema.properties?[path[0] + "WritableFrom"] = declared
-        schema.required = ((schema.required ?? []) + [path[0] + "ReadableFrom"]).sorted()
+        schema.required = Array(Set((schema.required ?? []) + [path[0] + "ReadableFrom"])).sorted()
     }
 
     /// Takes the root's version out of a schema, for responses written without it: the first
