@@ -42,7 +42,7 @@ struct Finding: Equatable {
     /// The file the finding is about, from the package's folder.
     let file: String
     /// One line per changed field, or per field that breaks the mode.
-    let details: [String]
+    var details: [String]
     /// For an incompatible version, the version it was compared with.
     var previousVersion: String? = nil
 
@@ -177,20 +177,53 @@ struct SchemaCheck {
             }
             // A type's own declaration wins over --mode, as the type knows who reads it.
             let declared = nowFiles.isEmpty ? nil : try declaredMode(of: typeFolder)
-            var typeCheck = self
-            typeCheck.mode = declared ?? mode
-            let mode = typeCheck.mode
+            let mode = declared ?? self.mode
             for (index, file) in nowFiles.enumerated() where !thenFiles.contains(file) {
-                findings.append(Finding(kind: .versionAdded, version: file.versionName, file: file.path, details: []))
-                guard index > 0 else { continue }
-                // The version before it, or every older one, newest first, in a transitive mode.
-                let olderFiles = mode.isTransitive ? Array(nowFiles[..<index].reversed()) : [nowFiles[index - 1]]
-                for previous in olderFiles {
-                    let problems = try typeCheck.compatibilityProblems(
-                        from: schema(previous, from: now, at: "the working tree"),
-                        to: schema(file, from: now, at: "the working tree"),
-                        old: previous.versionName,
-                        new: file.versionName
+                var added = Finding(kind: .versionAdded, version: file.versionName, file: file.path, details: [])
+                guard index > 0 else {
+                    findings.append(added)
+                    continue
+                }
+                // Fields are compared only with the versions whose builds read this one's
+                // documents with their own type, or write them back, as its declaration says;
+                // every other document goes through the chain's steps, which carry renames and
+                // every other change.
+                let newSchema = try schema(file, from: now, at: "the working tree")
+                guard let version = file.version,
+                    let builds = Self.olderBuilds(declaredIn: newSchema, version: version)
+                else {
+                    added.details = [
+                        "no older build reads it with its own type (it declares no readable-from version): "
+                            + "the chain's steps carry every change, so its fields are not compared"
+                    ]
+                    findings.append(added)
+                    continue
+                }
+                // Each older version, newest first, with what its builds do with this version's
+                // documents that the mode asks about: the version before only, or every one in a
+                // transitive mode.
+                var comparisons: [(file: SchemaFile, forward: Bool, backward: Bool)] = []
+                for older in nowFiles[..<index].reversed() {
+                    let olderVersion = older.version ?? Int.min
+                    let forward = mode.checksForward && olderVersion >= builds.readableFrom
+                    let backward = mode.checksBackward && olderVersion >= (builds.writableFrom ?? Int.max)
+                    if forward || backward { comparisons.append((older, forward, backward)) }
+                    if !mode.isTransitive { break }
+                }
+                let writers = builds.writableFrom.map { ", and builds of v\($0) and later write it back" } ?? ""
+                added.details = [
+                    "builds of v\(builds.readableFrom) and later read it with their own type\(writers): compared with "
+                        + (comparisons.isEmpty ? "none" : comparisons.map(\.file.versionName).joined(separator: ", "))
+                ]
+                findings.append(added)
+                for comparison in comparisons {
+                    let problems = try compatibilityProblems(
+                        from: schema(comparison.file, from: now, at: "the working tree"),
+                        to: newSchema,
+                        old: comparison.file.versionName,
+                        new: file.versionName,
+                        forward: comparison.forward,
+                        backward: comparison.backward
                     )
                     if !problems.isEmpty {
                         var finding = Finding(
@@ -199,7 +232,7 @@ struct SchemaCheck {
                             file: file.path,
                             details: problems
                         )
-                        finding.previousVersion = previous.versionName
+                        finding.previousVersion = comparison.file.versionName
                         finding.mode = mode.rawValue
                         findings.append(finding)
                     }
@@ -252,22 +285,52 @@ struct SchemaCheck {
         return [context.debugDescription, underlying].compactMap { $0 }.joined(separator: ": ")
     }
 
-    /// The fields where `new` breaks the mode with `old`, one line each.
+    /// The oldest versions whose builds read documents of `version` with their own type, and
+    /// write them back, from the declaration the version's schema allows beside its version
+    /// (`versionReadableFrom` and `versionWritableFrom` beside `version`, whatever the version's
+    /// key and place): each key's `minimum`, or the version before where a file recorded without
+    /// one does not say. `writableFrom` is `nil` where older builds do not write the documents
+    /// back; the whole is `nil` when the schema declares no readers.
+    static func olderBuilds(declaredIn schema: JSONSchema, version: Int) -> (readableFrom: Int, writableFrom: Int?)? {
+        let properties = schema.properties ?? [:]
+        func least(_ declaration: JSONSchema) -> Int {
+            declaration.minimum.map { NSDecimalNumber(decimal: $0).intValue } ?? version - 1
+        }
+        for (key, property) in properties.sorted(by: { $0.key < $1.key })
+        where property.constValue == .number(Decimal(version)) {
+            guard let readable = properties[key + "ReadableFrom"] else { continue }
+            return (least(readable), properties[key + "WritableFrom"].map(least))
+        }
+        for (_, property) in properties.sorted(by: { $0.key < $1.key }) {
+            if let builds = olderBuilds(declaredIn: property, version: version) { return builds }
+        }
+        return nil
+    }
+
+    /// The fields where `new` breaks compatibility with `old`, one line each: `forward` when
+    /// builds of `old` read documents of `new` with their own type, `backward` when they also
+    /// write them back, for `new` to read.
     ///
-    /// Backward: a field `new` requires that `old` did not always write, or whose JSON types no
-    /// longer include one `old` wrote. Forward: a field `old` requires that `new` does not always
-    /// write, or whose JSON types include one `old` does not read. Objects are followed into
-    /// their properties; references and array items are compared by their JSON types only.
+    /// Forward: a field `old` requires that `new` does not always write, or whose JSON types
+    /// include one `old` does not read. Backward: a field `new` requires that `old` knows and
+    /// does not always write, or whose JSON types no longer include one `old` writes; a field at
+    /// the root that `old` does not know is not a problem, since an older build writes back the
+    /// keys at the root it does not read as they came, while a nested one is, since it writes
+    /// nested values with its own type. Objects are followed into their properties; references
+    /// and array items are compared by their JSON types only.
     func compatibilityProblems(
         from old: JSONSchema,
         to new: JSONSchema,
         old oldName: String,
-        new newName: String
+        new newName: String,
+        forward: Bool,
+        backward: Bool
     )
         -> [String]
     {
         var problems: [String] = []
-        walk(old, new, field: "", oldName: oldName, newName: newName, problems: &problems)
+        let names = (old: oldName, new: newName)
+        walk(old, new, field: "", names: names, forward: forward, backward: backward, problems: &problems)
         return problems
     }
 
@@ -275,8 +338,9 @@ struct SchemaCheck {
         _ old: JSONSchema,
         _ new: JSONSchema,
         field: String,
-        oldName: String,
-        newName: String,
+        names: (old: String, new: String),
+        forward: Bool,
+        backward: Bool,
         problems: inout [String]
     ) {
         let oldProperties = old.properties ?? [:]
@@ -285,25 +349,34 @@ struct SchemaCheck {
         let newRequired = Set(new.required ?? [])
         for key in Set(oldProperties.keys).union(newProperties.keys).sorted() {
             let path = field.isEmpty ? key : "\(field).\(key)"
-            if mode.checksBackward, newRequired.contains(key), !oldRequired.contains(key) {
-                problems.append("\(path): required by \(newName), which \(oldName) did not always write")
+            let kept = field.isEmpty && oldProperties[key] == nil
+            if backward, newRequired.contains(key), !oldRequired.contains(key), !kept {
+                problems.append("\(path): required by \(names.new), which \(names.old) does not always write")
             }
-            if mode.checksForward, oldRequired.contains(key), !newRequired.contains(key) {
-                problems.append("\(path): required by \(oldName), which \(newName) does not always write")
+            if forward, oldRequired.contains(key), !newRequired.contains(key) {
+                problems.append("\(path): required by \(names.old), which \(names.new) does not always write")
             }
             guard let before = oldProperties[key], let after = newProperties[key] else { continue }
             let oldTypes = Set(before.type ?? [])
             let newTypes = Set(after.type ?? [])
             if !oldTypes.isEmpty, !newTypes.isEmpty {
-                if mode.checksBackward, let lost = oldTypes.sorted().first(where: { !Self.accepts(newTypes, $0) }) {
-                    problems.append("\(path): \(oldName) wrote \(lost), which \(newName) does not read")
+                if backward, let lost = oldTypes.sorted().first(where: { !Self.accepts(newTypes, $0) }) {
+                    problems.append("\(path): \(names.old) writes \(lost), which \(names.new) does not read")
                 }
-                if mode.checksForward, let gained = newTypes.sorted().first(where: { !Self.accepts(oldTypes, $0) }) {
-                    problems.append("\(path): \(newName) writes \(gained), which \(oldName) does not read")
+                if forward, let gained = newTypes.sorted().first(where: { !Self.accepts(oldTypes, $0) }) {
+                    problems.append("\(path): \(names.new) writes \(gained), which \(names.old) does not read")
                 }
             }
             if oldTypes.contains("object"), newTypes.contains("object") {
-                walk(before, after, field: path, oldName: oldName, newName: newName, problems: &problems)
+                walk(
+                    before,
+                    after,
+                    field: path,
+                    names: names,
+                    forward: forward,
+                    backward: backward,
+                    problems: &problems
+                )
             }
         }
     }

@@ -29,7 +29,11 @@ enum SchemaCheckCommand {
                               the one before it: backward (default), forward or full; or with
                               every older version: backward-transitive, forward-transitive or
                               full-transitive (BACKWARD_TRANSITIVE and the like also work).
-                              A type's folder may declare its own in compatibility.txt.
+                              Only a version that declares older builds read it (a
+                              versionReadableFrom beside its version) is compared field by
+                              field, with the versions whose builds read it; the chain's steps
+                              carry every other change. A type's folder may declare its own
+                              mode in compatibility.txt.
           -h, --help          Show this help.
 
         A changed or removed shipped file is accepted, not a break, when a commit since the ref

@@ -49,9 +49,26 @@ private struct Repository {
 }
 
 /// A versioned object schema with these fields, each `name: type`, required unless its type
-/// ends in `?`.
-private func schema(version: Int, _ fields: [String: String]) -> String {
+/// ends in `?`. With `readableFrom`, the version declares that builds of that version and later
+/// read its documents with their own type, and with `writableFrom` that builds of that version
+/// and later write them back, as a derived schema says it.
+private func schema(
+    version: Int,
+    _ fields: [String: String],
+    readableFrom: Int? = nil,
+    writableFrom: Int? = nil
+) -> String {
     var properties = [#""version": {"const": \#(version), "type": "integer"}"#]
+    if let readableFrom {
+        properties.append(
+            #""versionReadableFrom": {"type": "integer", "minimum": \#(readableFrom), "maximum": \#(version)}"#
+        )
+    }
+    if let writableFrom {
+        properties.append(
+            #""versionWritableFrom": {"type": "integer", "minimum": \#(writableFrom), "maximum": \#(version - 1)}"#
+        )
+    }
     var required = [#""version""#]
     for (name, type) in fields.sorted(by: { $0.key < $1.key }) {
         if type.hasSuffix("?") {
@@ -120,37 +137,87 @@ struct SchemaCheckTests {
         )
     }
 
-    @Test("A new version is fine, and a field renamed in it is not a change of a shipped version")
-    func newVersionWithRename() throws {
+    @Test(
+        "A field renamed by a new version that older builds do not read is carried by the chain's steps, in every mode"
+    )
+    func renameCarriedBySteps() throws {
         let repository = try Repository()
         defer { repository.delete() }
         try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string", "poem": "string"]))
         try repository.commit()
-        try repository.write(
-            "Schemas/Poem/v2.schema.json",
-            schema(version: 2, ["author": "string", "text": "string?"])
-        )
-        let result = repository.check("--against", "HEAD")
-        #expect(result.status == .clean)
-        #expect(result.output.contains("note: v2 is new: Schemas/Poem/v2.schema.json"))
+        // v2 renames both fields and requires them: a build reads a v1 document as v1 and
+        // migrates it, and writes v1 for an older build through its downgrade step.
+        try repository.write("Schemas/Poem/v2.schema.json", schema(version: 2, ["poet": "string", "text": "string"]))
+        for mode in ["backward", "forward", "full-transitive"] {
+            let result = repository.check("--against", "HEAD", "--mode", mode)
+            #expect(result.status == .clean, "\(mode)")
+            #expect(result.output.contains("note: v2 is new: Schemas/Poem/v2.schema.json"), "\(mode)")
+            #expect(result.output.contains("the chain's steps carry every change, so its fields are not compared"))
+        }
     }
 
-    @Test("A new version that requires a field the one before did not write breaks backward compatibility")
-    func backwardBreak() throws {
+    @Test("A field renamed by a new version that older builds read with their own type breaks both ways")
+    func renameReadByOlderBuilds() throws {
         let repository = try Repository()
         defer { repository.delete() }
         try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
         try repository.commit()
         try repository.write(
             "Schemas/Poem/v2.schema.json",
-            schema(version: 2, ["author": "string", "stars": "integer"])
+            schema(version: 2, ["poet": "string"], readableFrom: 1, writableFrom: 1)
+        )
+        let full = repository.check("--against", "HEAD", "--mode", "full")
+        #expect(full.status == .breaking)
+        #expect(
+            full.output.contains(
+                "builds of v1 and later read it with their own type, and builds of v1 and later write it back: "
+                    + "compared with v1"
+            )
+        )
+        #expect(full.output.contains("- author: required by v1, which v2 does not always write"))
+        // A build of v1 keeps `poet` at the root as it came: writing back drops nothing.
+        #expect(!full.output.contains("- poet:"))
+    }
+
+    @Test("A field older builds write back that the new version requires or reads differently breaks backward")
+    func backwardBreak() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write(
+            "Schemas/Poem/v1.schema.json",
+            schema(version: 1, ["author": "string", "year": "integer", "title": "string?"])
+        )
+        try repository.commit()
+        // `stars` is new and kept by older builds; `title` they may leave out, `year` they write
+        // as an integer, which v2 reads as a string.
+        try repository.write(
+            "Schemas/Poem/v2.schema.json",
+            schema(
+                version: 2,
+                ["author": "string", "stars": "integer", "title": "string", "year": "string"],
+                readableFrom: 1,
+                writableFrom: 1
+            )
         )
         let backward = repository.check("--against", "HEAD")
         #expect(backward.status == .breaking)
         #expect(backward.output.contains("error: v2 is not backward compatible with v1"))
-        #expect(backward.output.contains("- stars: required by v2, which v1 did not always write"))
-        #expect(repository.check("--against", "HEAD", "--mode", "forward").status == .clean)
+        #expect(backward.output.contains("- title: required by v2, which v1 does not always write"))
+        #expect(backward.output.contains("- year: v1 writes integer, which v2 does not read"))
+        #expect(!backward.output.contains("- stars:"))
         #expect(repository.check("--against", "HEAD", "--mode", "full").status == .breaking)
+        // Read only by older builds, never written back by them: nothing to compare backward.
+        try repository.write(
+            "Schemas/Poem/v2.schema.json",
+            schema(
+                version: 2,
+                ["author": "string", "stars": "integer", "title": "string", "year": "string"],
+                readableFrom: 1
+            )
+        )
+        let readOnly = repository.check("--against", "HEAD")
+        #expect(readOnly.status == .clean)
+        #expect(readOnly.output.contains("builds of v1 and later read it with their own type: compared with none"))
     }
 
     @Test("A new version that stops writing a field the one before required breaks forward compatibility")
@@ -159,7 +226,10 @@ struct SchemaCheckTests {
         defer { repository.delete() }
         try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string", "poem": "string"]))
         try repository.commit()
-        try repository.write("Schemas/Poem/v2.schema.json", schema(version: 2, ["author": "integer"]))
+        try repository.write(
+            "Schemas/Poem/v2.schema.json",
+            schema(version: 2, ["author": "integer"], readableFrom: 1, writableFrom: 1)
+        )
         #expect(repository.check("--against", "HEAD").status == .breaking)  // author's type changed
         let forward = repository.check("--against", "HEAD", "--mode", "forward")
         #expect(forward.status == .breaking)
@@ -180,7 +250,7 @@ struct SchemaCheckTests {
         try repository.commit()
         try repository.write(
             "Schemas/Poem/v3.schema.json",
-            schema(version: 3, ["author": "string", "stars": "integer?"])
+            schema(version: 3, ["author": "string", "stars": "integer?"], readableFrom: 1)
         )
         // Against v2 alone, v3 only adds an optional field: forward and backward both hold.
         #expect(repository.check("--against", "HEAD", "--mode", "full").status == .clean)
@@ -192,6 +262,14 @@ struct SchemaCheckTests {
         #expect(!transitive.output.contains("compatible with v2"))
         #expect(repository.check("--against", "HEAD", "--mode", "backward-transitive").status == .clean)
         #expect(repository.check("--against", "HEAD", "--mode", "FULL_TRANSITIVE").status == .breaking)
+        // Declared readable from v2 only, v3 is not compared with v1, whose builds refuse it.
+        try repository.write(
+            "Schemas/Poem/v3.schema.json",
+            schema(version: 3, ["author": "string", "stars": "integer?"], readableFrom: 2)
+        )
+        let declared = repository.check("--against", "HEAD", "--mode", "full-transitive")
+        #expect(declared.status == .clean)
+        #expect(declared.output.contains("builds of v2 and later read it with their own type: compared with v2"))
         let unknown = repository.check("--against", "HEAD", "--mode", "transitive")
         #expect(unknown.status == .usage)
         #expect(unknown.errors.contains("full-transitive"))
@@ -251,7 +329,10 @@ struct SchemaCheckTests {
         try repository.commit()
         // Both drop a field version 1 required: a forward break, backward compatible.
         for type in ["Poem", "Song"] {
-            try repository.write("Schemas/\(type)/v2.schema.json", schema(version: 2, ["author": "string"]))
+            try repository.write(
+                "Schemas/\(type)/v2.schema.json",
+                schema(version: 2, ["author": "string"], readableFrom: 1)
+            )
         }
         let result = repository.check("--against", "HEAD")
         #expect(result.status == .breaking)
