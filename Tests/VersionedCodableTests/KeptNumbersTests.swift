@@ -97,13 +97,30 @@ struct KeptNumbersTests {
     func keptJSONNumberInPropertyLists(format: SpecTruth.Format) throws {
         let header = #"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","done":true,"x":"#
         // More digits than a Double holds: kept as a Decimal, whose own coding in a property
-        // list is a dictionary, not a number. Whether a coder writes a Decimal as a number is its
-        // own business, and no public API asks it; this stays open until one does.
+        // list is a dictionary, not a number. A property list gets the nearest Double, and JSON
+        // still every digit.
         let document = Data((header + "3.14159265358979323846}").utf8)
         let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: document)
-        withKnownIssue("A kept Decimal is written in its keyed form by the property-list coders") {
-            let back = try format.readValue(Measured.self, try format.writePlain(read))
-            #expect(back.x == 3.141592653589793)
+        let back = try format.readValue(Measured.self, try format.writePlain(read))
+        #expect(back.x == 3.141592653589793)
+        let json = String(decoding: try JSONEncoder().encode(read), as: UTF8.self)
+        #expect(json.contains(#""x":3.14159265358979323846"#))
+
+        // Inside kept arrays and objects, and through a super encoder, the same.
+        let nested = Data((header + #"1,"more":{"a":[2.71828182845904523536]}}"#).utf8)
+        let kept = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: nested)
+        let list = try PropertyListSerialization.propertyList(from: try format.writePlain(kept), format: nil)
+        let more = try #require((list as? [String: Any])?["more"] as? [String: Any])
+        #expect((more["a"] as? [Any])?.first as? Double == 2.718281828459045)
+        struct Wrapper: Encodable {
+            let kept: Versioned<ChoreV2>
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try kept.encode(to: container.superEncoder(forKey: .kept))
+            }
+            enum CodingKeys: CodingKey { case kept }
         }
+        let wrapped = String(decoding: try JSONEncoder().encode(Wrapper(kept: kept)), as: UTF8.self)
+        #expect(wrapped.contains(#""a":[2.71828182845904523536]"#))
     }
 }

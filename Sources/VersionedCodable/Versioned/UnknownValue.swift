@@ -194,11 +194,46 @@ enum UnknownValue: Codable, Sendable {
         case .integer(let value): try container.encode(value)
         case .unsigned(let value): try container.encode(value)
         case .double(let value): try container.encode(value)
-        case .decimal(let value): try container.encode(value)
+        case .decimal(let value):
+            // JSONEncoder writes a `Decimal`'s digits as a number. Other coders write its keyed
+            // form, a dictionary, which no number field reads, so they get the nearest `Double`:
+            // the number a field of theirs holds.
+            if Self.jsonEncoderTypes.contains(ObjectIdentifier(type(of: encoder))) {
+                try container.encode(value)
+            } else {
+                try container.encode(Double("\(value)") ?? .nan)
+            }
         case .string(let value): try container.encode(value)
         case .date(let value): try container.encode(value)
         case .data(let value): try container.encode(value)
         case .array, .object: break
+        }
+    }
+
+    /// The types of the encoders JSONEncoder hands to a value at the root and inside containers,
+    /// learnt once by encoding a probe through its public API.
+    private static let jsonEncoderTypes: Set<ObjectIdentifier> = {
+        let probe = EncoderProbe()
+        _ = try? JSONEncoder().encode(probe)
+        return probe.types
+    }()
+
+    /// Records the type of each encoder it is written to, and writes itself inside a keyed and
+    /// an unkeyed container and through a super encoder, two levels deep.
+    private final class EncoderProbe: Encodable {
+        var types: Set<ObjectIdentifier> = []
+        var depth = 0
+
+        func encode(to encoder: any Encoder) throws {
+            types.insert(ObjectIdentifier(type(of: encoder)))
+            guard depth < 2 else { return }
+            depth += 1
+            defer { depth -= 1 }
+            var keyed = encoder.container(keyedBy: CodingKeys.self)
+            try keyed.encode(self, forKey: CodingKeys(stringValue: "keyed"))
+            var unkeyed = keyed.nestedUnkeyedContainer(forKey: CodingKeys(stringValue: "unkeyed"))
+            try unkeyed.encode(self)
+            try encode(to: keyed.superEncoder(forKey: CodingKeys(stringValue: "super")))
         }
     }
 }
