@@ -237,6 +237,37 @@ struct SchemaCheckTests {
         #expect(forward.output.contains("- author: v2 writes integer, which v1 does not read"))
     }
 
+    @Test("A declaration beside a version below the root, as at _metadata.version, is found there")
+    func declarationBelowTheRoot() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        func metadata(_ version: Int, readableFrom: Int?, fields: String) -> String {
+            let declaration =
+                readableFrom.map { #", "versionReadableFrom": {"type": "integer", "minimum": \#($0)}"# } ?? ""
+            return #"""
+                {"type": "object", "required": ["_metadata"\#(fields.isEmpty ? "" : ", \"title\"")],
+                 "properties": {"_metadata": {"type": "object", "required": ["version"], "properties":
+                   {"version": {"const": \#(version), "type": "integer"}\#(declaration)}}\#(fields)}}
+                """#
+        }
+        try repository.write(
+            "Schemas/Memo/v1.schema.json",
+            metadata(1, readableFrom: nil, fields: #", "title": {"type": "string"}"#)
+        )
+        try repository.commit()
+        // v2 no longer writes the title v1 requires, and builds of v1 read v2.
+        try repository.write("Schemas/Memo/v2.schema.json", metadata(2, readableFrom: 1, fields: ""))
+        let forward = repository.check("--against", "HEAD", "--mode", "forward")
+        #expect(forward.status == .breaking)
+        #expect(forward.output.contains("builds of v1 and later read it with their own type: compared with v1"))
+        #expect(forward.output.contains("- title: required by v1, which v2 does not always write"))
+        // Without the declaration, the same schema is not compared at all.
+        try repository.write("Schemas/Memo/v2.schema.json", metadata(2, readableFrom: nil, fields: ""))
+        let undeclared = repository.check("--against", "HEAD", "--mode", "forward")
+        #expect(undeclared.status == .clean)
+        #expect(undeclared.output.contains("so its fields are not compared"))
+    }
+
     @Test("A transitive mode compares a new version with every older one, not only the one before")
     func transitiveModes() throws {
         let repository = try Repository()
