@@ -122,17 +122,25 @@ debug_bin="$(swift build --package-path "$here" --scratch-path "$scratch" --show
 say "built"
 
 say "the store's tests against this PostgreSQL"
-# They take seconds; a run that has not ended in ten minutes is stopped and reported with the
-# tests that started and never ended, rather than left to hold up everything after it.
-NOTES_TEST_DB_PORT="$pg_port" timeout 600 swift test --package-path "$here" --scratch-path "$scratch" \
-    --skip-build --filter NotesStoreTests 2>&1 | tee "$work/store-tests.log" \
-    | grep --line-buffered -E '^(✔|✘) (Test run|Suite)' || true
-if ! grep -q '^✔ Test run' "$work/store-tests.log"; then
+# The built test bundle runs directly rather than through `swift test`, which passes its lines
+# on only once the run ends and starts it in a process group of its own: here its lines arrive
+# as they are written, and `timeout` stops the run itself. The tests take seconds; a run that
+# has not ended in ten minutes is stopped and reported with the tests that started and never
+# ended, rather than left to hold up everything after it.
+store_status=0
+NO_COLOR=1 NOTES_TEST_DB_PORT="$pg_port" timeout -k 30 600 "$debug_bin/NotesServicePackageTests.xctest" \
+    --testing-library swift-testing --filter NotesStoreTests >"$work/store-tests.log" 2>&1 || store_status=$?
+grep -E '^(✔|✘) (Test run|Suite)' "$work/store-tests.log" || true
+if [ "$store_status" -ne 0 ] || ! grep -q '^✔ Test run' "$work/store-tests.log"; then
     tail -n 40 "$work/store-tests.log"
-    say "tests that started and did not end:"
-    sed -n 's/^◇ Test \(.*\) started\.$/\1/p' "$work/store-tests.log" | sort | while IFS= read -r name; do
-        grep -qF "Test $name " <(grep -E '^(✔|✘) Test ' "$work/store-tests.log") || echo "  $name"
-    done
+    if [ "$store_status" -eq 124 ] || [ "$store_status" -eq 137 ]; then
+        say "the store's tests were stopped after ten minutes; tests that started and did not end:"
+        ended="$(grep -E '^(✔|✘) Test .* (passed|failed) after ' "$work/store-tests.log" || true)"
+        sed -n 's/^◇ Test \(.*\) started\.$/\1/p' "$work/store-tests.log" | grep -vx 'run' | sort \
+            | while IFS= read -r name; do
+                grep -qF "Test $name " <<<"$ended" || echo "  $name"
+            done
+    fi
     exit 1
 fi
 

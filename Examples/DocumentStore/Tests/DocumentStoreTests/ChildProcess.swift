@@ -8,7 +8,8 @@ import Testing
 /// waits for the test to read the other. Its exit is reported by its termination handler rather
 /// than awaited with `waitUntilExit()`, which polls the calling thread's run loop and, on Linux,
 /// can miss the exit of a child started from another thread under load. A child that has not
-/// exited within its time limit is killed and the test fails, naming it, instead of hanging.
+/// exited within its time limit is killed and the test fails, naming it, instead of hanging; so
+/// is one whose test is cancelled, as a suite's time limit cancels it.
 struct ChildProcess: Sendable {
     struct Run: Sendable {
         var status: Int32
@@ -36,26 +37,32 @@ struct ChildProcess: Sendable {
 
     /// Starts `executable` with `arguments`; `environment` replaces the test's own when given.
     init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws {
-        folder = FileManager.default.temporaryDirectory
+        let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("child-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let output = try Self.file(folder.appendingPathComponent("output"))
-        let errors = try Self.file(folder.appendingPathComponent("errors"))
-        defer {
-            try? output.close()
-            try? errors.close()
-        }
         let exited = DispatchSemaphore(value: 0)
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardOutput = output
-        process.standardError = errors
-        process.terminationHandler = { _ in exited.signal() }
+        let process = Process()
+        do {
+            // The child has its own copies of the handles once it runs; these close either way.
+            let output = try Self.file(folder.appendingPathComponent("output"))
+            defer { try? output.close() }
+            let errors = try Self.file(folder.appendingPathComponent("errors"))
+            defer { try? errors.close() }
+            process.executableURL = executable
+            process.arguments = arguments
+            if let environment { process.environment = environment }
+            process.standardOutput = output
+            process.standardError = errors
+            process.terminationHandler = { _ in exited.signal() }
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        self.folder = folder
         self.exited = exited
+        self.process = process
         self.arguments = arguments
-        try process.run()
     }
 
     private static func file(_ url: URL) throws -> FileHandle {
@@ -66,9 +73,15 @@ struct ChildProcess: Sendable {
     }
 
     /// Waits, off the tasks' threads, until the child exits, and returns its status and output.
-    func finish(within seconds: Int = 300) async -> Run {
-        let (run, killed) = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: wait(seconds)) }
+    /// A test that is cancelled meanwhile (its time limit passed) kills the child, so that it
+    /// ends too.
+    func finish(within seconds: Int = 120) async -> Run {
+        let (run, killed) = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: wait(seconds)) }
+            }
+        } onCancel: { [process] in
+            kill(process.processIdentifier, SIGKILL)
         }
         if killed {
             Issue.record("\(arguments.joined(separator: " ")) did not exit within \(seconds) s and was killed")
