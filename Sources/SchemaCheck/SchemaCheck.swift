@@ -313,11 +313,12 @@ struct SchemaCheck {
     ///
     /// Forward: a field `old` requires that `new` does not always write, or whose JSON types
     /// include one `old` does not read. Backward: a field `new` requires that `old` knows and
-    /// does not always write, or whose JSON types no longer include one `old` writes; a field at
-    /// the root that `old` does not know is not a problem, since an older build writes back the
-    /// keys at the root it does not read as they came, while a nested one is, since it writes
-    /// nested values with its own type. Objects are followed into their properties; references
-    /// and array items are compared by their JSON types only.
+    /// does not always write, or whose JSON types no longer include one `old` writes, or a field
+    /// below the root that `old` does not know, required or not, since an older build writes
+    /// nested values with its own type and drops it; a field at the root that `old` does not know
+    /// is not a problem, since an older build writes back the keys at the root it does not read
+    /// as they came. Objects are followed into their properties; references and array items are
+    /// compared by their JSON types only.
     func compatibilityProblems(
         from old: JSONSchema,
         to new: JSONSchema,
@@ -349,8 +350,13 @@ struct SchemaCheck {
         let newRequired = Set(new.required ?? [])
         for key in Set(oldProperties.keys).union(newProperties.keys).sorted() {
             let path = field.isEmpty ? key : "\(field).\(key)"
-            let kept = field.isEmpty && oldProperties[key] == nil
-            if backward, newRequired.contains(key), !oldRequired.contains(key), !kept {
+            let unknownToOld = oldProperties[key] == nil
+            if backward, unknownToOld, !field.isEmpty {
+                problems.append(
+                    "\(path): \(names.old) does not know it, and drops it when it writes the document back"
+                )
+            } else if backward, newRequired.contains(key), !oldRequired.contains(key), !(field.isEmpty && unknownToOld)
+            {
                 problems.append("\(path): required by \(names.new), which \(names.old) does not always write")
             }
             if forward, oldRequired.contains(key), !newRequired.contains(key) {

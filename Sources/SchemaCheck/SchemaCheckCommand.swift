@@ -31,7 +31,8 @@ enum SchemaCheckCommand {
                               full-transitive (BACKWARD_TRANSITIVE and the like also work).
                               Only a version that declares older builds read it (a
                               versionReadableFrom beside its version) is compared field by
-                              field, with the versions whose builds read it; the chain's steps
+                              field: forward with the versions whose builds read it, backward
+                              with those whose builds also write it back; the chain's steps
                               carry every other change. A type's folder may declare its own
                               mode in compatibility.txt.
           -h, --help          Show this help.

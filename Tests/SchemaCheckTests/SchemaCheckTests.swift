@@ -237,6 +237,38 @@ struct SchemaCheckTests {
         #expect(forward.output.contains("- author: v2 writes integer, which v1 does not read"))
     }
 
+    @Test("A field added below the root of a version older builds write back is a backward break, optional or not")
+    func nestedFieldDroppedOnWriteBack() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        func memo(_ version: Int, inner: String, readableFrom: Int? = nil, writableFrom: Int? = nil) -> String {
+            var declaration = ""
+            if let readableFrom {
+                declaration += #", "versionReadableFrom": {"type": "integer", "minimum": \#(readableFrom)}"#
+            }
+            if let writableFrom {
+                declaration += #", "versionWritableFrom": {"type": "integer", "minimum": \#(writableFrom)}"#
+            }
+            return #"""
+                {"type": "object", "required": ["version", "meta"], "properties": {
+                  "version": {"const": \#(version), "type": "integer"}\#(declaration),
+                  "meta": {"type": "object", "required": ["a"], "properties": {\#(inner)}}}}
+                """#
+        }
+        try repository.write("Schemas/Memo/v1.schema.json", memo(1, inner: #""a": {"type": "string"}"#))
+        try repository.commit()
+        let added = #""a": {"type": "string"}, "b": {"type": ["string", "null"]}"#
+        try repository.write("Schemas/Memo/v2.schema.json", memo(2, inner: added, readableFrom: 1, writableFrom: 1))
+        let backward = repository.check("--against", "HEAD")
+        #expect(backward.status == .breaking)
+        #expect(
+            backward.output.contains("- meta.b: v1 does not know it, and drops it when it writes the document back")
+        )
+        // Builds of v1 that only read v2 drop nothing.
+        try repository.write("Schemas/Memo/v2.schema.json", memo(2, inner: added, readableFrom: 1))
+        #expect(repository.check("--against", "HEAD", "--mode", "full").status == .clean)
+    }
+
     @Test("A declaration beside a version below the root, as at _metadata.version, is found there")
     func declarationBelowTheRoot() throws {
         let repository = try Repository()
