@@ -195,13 +195,13 @@ enum UnknownValue: Codable, Sendable {
         case .unsigned(let value): try container.encode(value)
         case .double(let value): try container.encode(value)
         case .decimal(let value):
-            // JSONEncoder writes a `Decimal`'s digits as a number. Other coders write its keyed
-            // form, a dictionary, which no number field reads, so they get the nearest `Double`:
-            // the number a field of theirs holds.
-            if Self.jsonEncoderTypes.contains(ObjectIdentifier(type(of: encoder))) {
-                try container.encode(value)
-            } else {
+            // The property-list coders write a `Decimal` in its keyed form, a dictionary, which
+            // no number field reads, so they get the nearest `Double`, the number a field of
+            // theirs holds. JSONEncoder, Yams and XMLCoder write its digits.
+            if Self.propertyListEncoderTypes.contains(ObjectIdentifier(type(of: encoder))) {
                 try container.encode(Double("\(value)") ?? .nan)
+            } else {
+                try container.encode(value)
             }
         case .string(let value): try container.encode(value)
         case .date(let value): try container.encode(value)
@@ -210,11 +210,16 @@ enum UnknownValue: Codable, Sendable {
         }
     }
 
-    /// The types of the encoders JSONEncoder hands to a value at the root and inside containers,
-    /// learnt once by encoding a probe through its public API.
-    private static let jsonEncoderTypes: Set<ObjectIdentifier> = {
+    /// The types of the encoders PropertyListEncoder hands to a value at the root and inside
+    /// containers, in both its formats (each has types of its own), learnt once by encoding a
+    /// probe through its public API.
+    private static let propertyListEncoderTypes: Set<ObjectIdentifier> = {
         let probe = EncoderProbe()
-        _ = try? JSONEncoder().encode(probe)
+        let encoder = PropertyListEncoder()
+        for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
+            encoder.outputFormat = format
+            _ = try? encoder.encode(probe)
+        }
         return probe.types
     }()
 
