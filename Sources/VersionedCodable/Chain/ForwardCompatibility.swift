@@ -22,8 +22,8 @@ extension VersionedCodable {
 
     /// The oldest versions that may read and write a document of this type's version, following
     /// the chain's declarations; `nil` when only this version may, as for a type that declares
-    /// nothing.
-    static var olderBuilds: (readableFrom: Int, writableFrom: Int)? {
+    /// nothing. The schema library reads it too, for the bounds of a declaring version's schema.
+    package static var olderBuilds: (readableFrom: Int, writableFrom: Int)? {
         // An older build looks for the version where its own spec keeps it: a version that moves
         // it elsewhere cannot be read by older builds, whatever it declares.
         guard compatibility != .incompatible, PreviousVersion.version != nil,

@@ -119,7 +119,7 @@ public struct VersionSchemas: Sendable {
             }
             // A version that names the older builds that may read it writes that beside its
             // version, by the rule the library follows when it writes one.
-            if let version = V.version, let olderBuilds = olderBuilds(of: V.self),
+            if let version = V.version, let olderBuilds = V.olderBuilds,
                 let place = NewerDocumentPlace.find(for: V.self)
             {
                 schema = place.declaring(schema, atVersion: version, olderBuilds: olderBuilds)
@@ -129,16 +129,5 @@ public struct VersionSchemas: Sendable {
             return schema
         }
         return open(type)
-    }
-
-    /// The oldest versions whose builds may read, and write back, documents of `V` with their
-    /// own type, by the declarations down the chain as the writer follows them: `nil` when `V`
-    /// declares nothing, or moves its version to another place than the version before it.
-    static func olderBuilds<V: VersionedCodable>(of _: V.Type) -> (readableFrom: Int, writableFrom: Int)? {
-        guard V.compatibility != .incompatible, let version = V.version, let previous = V.PreviousVersion.version,
-            V.VersionSpec.self == V.PreviousVersion.VersionSpec.self
-        else { return nil }
-        let before = olderBuilds(of: V.PreviousVersion.self) ?? (previous, previous)
-        return (before.readableFrom, V.compatibility == .compatible ? before.writableFrom : version)
     }
 }
