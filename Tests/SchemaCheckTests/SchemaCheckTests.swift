@@ -48,16 +48,9 @@ private struct Repository {
     }
 }
 
-/// A versioned object schema with these fields, each `name: type`, required unless its type
-/// ends in `?`. With `readableFrom`, the version declares that builds of that version and later
-/// read its documents with their own type, and with `writableFrom` that builds of that version
-/// and later write them back, as a derived schema says it.
-private func schema(
-    version: Int,
-    _ fields: [String: String],
-    readableFrom: Int? = nil,
-    writableFrom: Int? = nil
-) -> String {
+/// The version's constant and, where given, the declaration of the older builds that read and
+/// write it back beside it, as a derived schema writes them: JSON properties, one each.
+private func versionProperties(_ version: Int, readableFrom: Int?, writableFrom: Int?) -> [String] {
     var properties = [#""version": {"const": \#(version), "type": "integer"}"#]
     if let readableFrom {
         properties.append(
@@ -69,6 +62,20 @@ private func schema(
             #""versionWritableFrom": {"type": "integer", "minimum": \#(writableFrom), "maximum": \#(version - 1)}"#
         )
     }
+    return properties
+}
+
+/// A versioned object schema with these fields, each `name: type`, required unless its type
+/// ends in `?`. With `readableFrom`, the version declares that builds of that version and later
+/// read its documents with their own type, and with `writableFrom` that builds of that version
+/// and later write them back, as a derived schema says it.
+private func schema(
+    version: Int,
+    _ fields: [String: String],
+    readableFrom: Int? = nil,
+    writableFrom: Int? = nil
+) -> String {
+    var properties = versionProperties(version, readableFrom: readableFrom, writableFrom: writableFrom)
     var required = [#""version""#]
     for (name, type) in fields.sorted(by: { $0.key < $1.key }) {
         if type.hasSuffix("?") {
@@ -242,16 +249,10 @@ struct SchemaCheckTests {
         let repository = try Repository()
         defer { repository.delete() }
         func memo(_ version: Int, inner: String, readableFrom: Int? = nil, writableFrom: Int? = nil) -> String {
-            var declaration = ""
-            if let readableFrom {
-                declaration += #", "versionReadableFrom": {"type": "integer", "minimum": \#(readableFrom)}"#
-            }
-            if let writableFrom {
-                declaration += #", "versionWritableFrom": {"type": "integer", "minimum": \#(writableFrom)}"#
-            }
+            let properties = versionProperties(version, readableFrom: readableFrom, writableFrom: writableFrom)
             return #"""
                 {"type": "object", "required": ["version", "meta"], "properties": {
-                  "version": {"const": \#(version), "type": "integer"}\#(declaration),
+                  \#(properties.joined(separator: ", ")),
                   "meta": {"type": "object", "required": ["a"], "properties": {\#(inner)}}}}
                 """#
         }
@@ -274,12 +275,11 @@ struct SchemaCheckTests {
         let repository = try Repository()
         defer { repository.delete() }
         func metadata(_ version: Int, readableFrom: Int?, fields: String) -> String {
-            let declaration =
-                readableFrom.map { #", "versionReadableFrom": {"type": "integer", "minimum": \#($0)}"# } ?? ""
+            let properties = versionProperties(version, readableFrom: readableFrom, writableFrom: nil)
             return #"""
                 {"type": "object", "required": ["_metadata"\#(fields.isEmpty ? "" : ", \"title\"")],
                  "properties": {"_metadata": {"type": "object", "required": ["version"], "properties":
-                   {"version": {"const": \#(version), "type": "integer"}\#(declaration)}}\#(fields)}}
+                   {\#(properties.joined(separator: ", "))}}\#(fields)}}
                 """#
         }
         try repository.write(
