@@ -2,7 +2,7 @@
 ///
 /// It never reaches a caller: at the root of a document the step's own error is thrown
 /// unchanged, and inside a document it becomes the `underlyingError` of a `DecodingError`
-/// whose description names the step (see ``VersionedCodable/locatingFailure(_:of:)``).
+/// whose description names the step (see ``VersionedCodable/locatingFailure(_:of:found:)``).
 @usableFromInline
 internal struct MigrationStepFailure: Error {
     /// `from PoemV1 (version 1) to Poem (version 2)`.

@@ -11,32 +11,27 @@
 @usableFromInline
 internal final class PlaceDecoder: Decoder {
     let base: any Decoder
-    // Its stored properties skip dynamic exclusivity checks, which every field read or written
-    // would pay: an instance serves the one decode or encode that made it, whose accesses never
-    // overlap, and the default spec's constant places are only read.
-    @exclusivity(unchecked) private var root: KeyedDecodingContainer<ForwardedKey>?
+    /// The object opened with the library's key type, once, when the decoder is made: both the
+    /// spec and the type open it first. `nil` where it is not an object; asking for it again
+    /// then throws the real decoder's error.
+    private let root: KeyedDecodingContainer<ForwardedKey>?
     /// What the spec read here, which the type does not see where it lists keys.
-    @exclusivity(unchecked) var place: KeysRead
+    var place: KeysRead
     /// While a spec reads here: where its keys are noted.
-    @exclusivity(unchecked) var specKeys: KeysRead?
+    var specKeys: KeysRead?
     /// The keys the type reads at the root, noted only for a document newer than this build.
-    @exclusivity(unchecked) var typeKeys: KeysRead?
+    var typeKeys: KeysRead?
     /// Whether the version was read by the requested type's own spec, rather than an older one.
-    @exclusivity(unchecked) var foundByOwnSpec = true
-    /// The version read from the document, kept here so that the frame of the versioned
-    /// decode that nested parts recurse through need not hold it twice.
-    @usableFromInline
-    @exclusivity(unchecked) var storedVersion: Int?
-    /// Whether ``storedVersion`` was read, for describing a failure.
-    @exclusivity(unchecked) var versionWasRead = false
+    var foundByOwnSpec = true
     /// A document newer than this build that declares it may read it: its version and the
     /// oldest versions that may read and write it.
     @usableFromInline
-    @exclusivity(unchecked) var newer: (storedVersion: Int, readableFrom: Int, writableFrom: Int)?
+    var newer: (storedVersion: Int, readableFrom: Int, writableFrom: Int)?
 
     @usableFromInline
     init(base: any Decoder) {
         self.base = base
+        root = try? base.container(keyedBy: ForwardedKey.self)
         place = VersionKeyAtRootVersionPathSpec.keysRead
     }
 
@@ -44,6 +39,7 @@ internal final class PlaceDecoder: Decoder {
     /// while the spec reads, where it notes its keys in `specKeys`.
     init(base: any Decoder, place: KeysRead = VersionKeyAtRootVersionPathSpec.keysRead, specKeys: KeysRead? = nil) {
         self.base = base
+        root = try? base.container(keyedBy: ForwardedKey.self)
         self.place = place
         self.specKeys = specKeys
     }
@@ -58,9 +54,7 @@ internal final class PlaceDecoder: Decoder {
         if let root {
             return root
         }
-        let made = try base.container(keyedBy: ForwardedKey.self)
-        root = made
-        return made
+        return try base.container(keyedBy: ForwardedKey.self)
     }
 
     @usableFromInline

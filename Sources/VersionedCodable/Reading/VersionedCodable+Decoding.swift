@@ -24,7 +24,7 @@ extension VersionedCodable {
     /// - Throws: `DecodingError` for malformed data, ``VersionedDecodingError`` when the version
     ///   is not in the chain, and any error a migration step throws. Inside a document, such an
     ///   error is wrapped in a `DecodingError` that says where the part is (see
-    ///   ``locatingFailure(_:of:)``).
+    ///   ``locatingFailure(_:of:found:)``).
     @inlinable
     static func decodeVersionedPart(
         from decoder: any Decoder,
@@ -32,14 +32,16 @@ extension VersionedCodable {
         walk: (Int?, any Decoder) throws -> Self = decodeMigrating
     ) throws -> Versioned<Self> {
         let shared = PlaceDecoder(base: decoder)
+        // The stored version, once read (`.some(nil)`: the document has none), for the error.
+        var found: Int?? = nil
         do {
-            try openVersioned(shared, readingNewer: readingNewer)
-            if shared.storedVersion == version, Self.self != NothingEarlier.self {
+            let storedVersion = try openVersioned(shared, readingNewer: readingNewer, found: &found)
+            if storedVersion == version, Self.self != NothingEarlier.self {
                 return Versioned(decoded: try decodeOwn(from: shared), storedVersion: version, newer: nil)
             }
-            return try decodeOther(shared, walk: walk)
+            return try decodeOther(shared, storedVersion: storedVersion, walk: walk)
         } catch {
-            throw locatingFailure(error, of: shared)
+            throw locatingFailure(error, of: shared, found: found)
         }
     }
 
@@ -53,6 +55,7 @@ extension VersionedCodable {
     @inline(never)
     static func decodeOther(
         _ shared: PlaceDecoder,
+        storedVersion: Int?,
         walk: (Int?, any Decoder) throws -> Self
     ) throws -> Versioned<Self> {
         if Self.self == NothingEarlier.self {
@@ -62,19 +65,20 @@ extension VersionedCodable {
         if shared.newer != nil {
             return try decodeNewer(shared)
         }
-        let storedVersion = shared.storedVersion
         return Versioned(decoded: try walk(storedVersion, shared), storedVersion: storedVersion, newer: nil)
     }
 
-    /// Checks the part's depth and the chain, and reads the stored version into `shared`.
+    /// Checks the part's depth and the chain, and reads the stored version, which it returns and,
+    /// before the chain is checked, puts in `found`. A newer document that this build may read
+    /// is noted in `shared`.
     ///
     /// Out of line, so that its frame is gone before the type's fields (and the parts nested in
     /// them) are read.
     @usableFromInline
     @inline(never)
-    static func openVersioned(_ shared: PlaceDecoder, readingNewer: Bool) throws {
+    static func openVersioned(_ shared: PlaceDecoder, readingNewer: Bool, found: inout Int??) throws -> Int? {
         if Self.self == NothingEarlier.self {
-            return
+            return nil
         }
         let codingPath = shared.codingPath
         if codingPath.count > maximumVersionedPartDepth {
@@ -87,8 +91,7 @@ extension VersionedCodable {
         if let listed = VersionsToWrite.listed(in: shared.userInfo, under: .versionsToRead)?.version(for: Self.self) {
             try checkListedVersion(listed, stored: &storedVersion, codingPath: codingPath)
         }
-        shared.storedVersion = storedVersion
-        shared.versionWasRead = true
+        found = storedVersion
         if chain.problem != nil || !chain.contains(version: storedVersion) {
             // A newer document is read only where this type's own spec keeps the version: it
             // is written back there.
@@ -98,10 +101,11 @@ extension VersionedCodable {
                 declared.readableFrom <= newest
             {
                 shared.newer = (stored, declared.readableFrom, declared.writableFrom)
-                return
+                return storedVersion
             }
             try chain.checkCanDecode(storedVersion: storedVersion)
         }
+        return storedVersion
     }
 
     /// A document of a type that the decoder's ``Swift/CodingUserInfoKey/versionsToRead`` lists
@@ -274,7 +278,7 @@ extension VersionedCodable {
     /// which part failed, so it is wrapped in a `DecodingError` that gives the coding path, the
     /// stored version and the versions the chain supports.
     @usableFromInline
-    static func locatingFailure(_ thrown: any Error, of shared: PlaceDecoder) -> any Error {
+    static func locatingFailure(_ thrown: any Error, of shared: PlaceDecoder, found: Int??) -> any Error {
         // A migration step's error comes wrapped with the step; at the root it is handed back
         // unchanged, as 1.2 did.
         let step = thrown as? MigrationStepFailure
@@ -284,9 +288,7 @@ extension VersionedCodable {
             return error
         }
         let place = describePath(codingPath)
-        let found =
-            shared.versionWasRead
-            ? shared.storedVersion.map { "version \($0)" } ?? "no version" : "a version that could not be read"
+        let found = found.map { $0.map { "version \($0)" } ?? "no version" } ?? "a version that could not be read"
         let supported = VersionChain(for: Self.self).versions.map(describeVersion).joined(separator: ", ")
         let description: String
         switch error {

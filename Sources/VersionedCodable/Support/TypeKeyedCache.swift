@@ -8,7 +8,7 @@ import Foundation
 final class TypeKeyedCache<Value: Sendable>: @unchecked Sendable {
     // NSLock rather than `Mutex` so that the package keeps its deployment targets.
     private let lock = NSLock()
-    @exclusivity(unchecked) private var values: [ObjectIdentifier: Value] = [:]
+    private var values: [ObjectIdentifier: Value] = [:]
 
     init() {}
 

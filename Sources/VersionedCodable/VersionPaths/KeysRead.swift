@@ -5,20 +5,17 @@
 /// Made for one decode, filled while its reader reads, and only read after that, or the default
 /// spec's constant (see ``VersionKeyAtRootVersionPathSpec``).
 final class KeysRead {
-    // Its stored properties skip dynamic exclusivity checks, which every field read or written
-    // would pay: an instance serves the one decode or encode that made it, whose accesses never
-    // overlap, and the default spec's constant places are only read.
-    @exclusivity(unchecked) var keys: [String]
+    var keys: [String]
     /// Keys beside the values read that name the older builds that may read the document: not
     /// read, but the spec's all the same.
-    @exclusivity(unchecked) private(set) var declarations: [String] = []
-    @exclusivity(unchecked) private(set) var objects: [(key: String, keys: KeysRead)] = []
+    private(set) var declarations: [String] = []
+    private(set) var objects: [(key: String, keys: KeysRead)] = []
     /// Whether the reader asked for a key that is missing or `null` here.
-    @exclusivity(unchecked) var metMissingKey = false
+    var metMissingKey = false
     /// Whether the reader read every key at once (a dictionary).
-    @exclusivity(unchecked) var readAll = false
+    var readAll = false
     /// Whether the reader forwarded the object to another type, whose keys are not noted.
-    @exclusivity(unchecked) var forwarded = false
+    var forwarded = false
 
     init(_ keys: [String] = []) {
         self.keys = keys
