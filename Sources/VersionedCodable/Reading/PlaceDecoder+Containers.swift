@@ -15,7 +15,7 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
     /// the real one while the type reads.
     let decoder: any Decoder
     let place: KeysRead?
-    let notes: KeysRead?
+    let notes: KeyNotes?
 
     var codingPath: [any CodingKey] { base.codingPath }
 
@@ -45,7 +45,7 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     let place: KeysRead?
     /// Where the keys read here are noted: the spec's while it reads, the type's at the root of
     /// a document newer than this build.
-    let notes: KeysRead?
+    let notes: KeyNotes?
 
     var codingPath: [any CodingKey] { base.codingPath }
 
@@ -283,7 +283,7 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     /// The place of the object at `key`, while the type reads, if the spec read one there; while
     /// the spec reads, where it notes its keys there.
-    private func below(_ key: String) -> (place: KeysRead?, notes: KeysRead?)? {
+    private func below(_ key: String) -> (place: KeysRead?, notes: KeyNotes?)? {
         guard let place else {
             return notes.map { (nil, $0.object(at: key)) }
         }
@@ -298,7 +298,7 @@ func decodeObject<T: Decodable>(
     _ type: T.Type,
     _ place: KeysRead,
     from decoder: any Decoder,
-    notes: KeysRead? = nil
+    notes: KeyNotes? = nil
 ) throws -> T {
     if let dictionary = T.self as? any DictionaryAtPlace.Type {
         let value = try dictionary.decode(from: decoder, leavingOut: place) as! T

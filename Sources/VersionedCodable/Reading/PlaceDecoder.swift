@@ -18,9 +18,9 @@ internal final class PlaceDecoder: Decoder {
     /// What the spec read here, which the type does not see where it lists keys.
     var place: KeysRead
     /// While a spec reads here: where its keys are noted.
-    var specKeys: KeysRead?
+    var specKeys: KeyNotes?
     /// The keys the type reads at the root, noted only for a document newer than this build.
-    var typeKeys: KeysRead?
+    var typeKeys: KeyNotes?
     /// Whether the version was read by the requested type's own spec, rather than an older one.
     var foundByOwnSpec = true
     /// A document newer than this build that declares it may read it: its version and the
@@ -37,7 +37,7 @@ internal final class PlaceDecoder: Decoder {
 
     /// The decoder of an object below a versioned part's root where the spec read `place`, or,
     /// while the spec reads, where it notes its keys in `specKeys`.
-    init(base: any Decoder, place: KeysRead = VersionKeyAtRootVersionPathSpec.keysRead, specKeys: KeysRead? = nil) {
+    init(base: any Decoder, place: KeysRead = VersionKeyAtRootVersionPathSpec.keysRead, specKeys: KeyNotes? = nil) {
         self.base = base
         root = try? base.container(keyedBy: ForwardedKey.self)
         self.place = place

@@ -131,8 +131,7 @@ extension VersionedCodable {
     /// says older builds may read: the fields at its root that this type does not read are kept.
     @usableFromInline
     static func decodeNewer(_ shared: PlaceDecoder) throws -> Versioned<Self> {
-        let read = KeysRead()
-        read.keys.reserveCapacity(16)
+        let read = KeyNotes(capacity: 16)
         shared.typeKeys = read
         let value = try decodeOwn(from: shared)
         let (stored, readable, writable) = shared.newer!
@@ -143,7 +142,7 @@ extension VersionedCodable {
         var unknown: [(key: String, value: UnknownValue)] = []
         let root = try shared.sharedRoot()
         for key in root.allKeys
-        where !read.readAll && !read.owns(key.stringValue) && !shared.place.owns(key.stringValue) {
+        where !read.readAll && !read.keys.contains(key.stringValue) && !shared.place.owns(key.stringValue) {
             unknown.append((key.stringValue, try root.decode(UnknownValue.self, forKey: key)))
         }
         return Versioned(decoded: value, storedVersion: stored, newer: (stored, readable, writable, unknown))
@@ -200,14 +199,14 @@ extension VersionedCodable {
         // are the spec's too.
         let namingOlderBuilds = chain.mayNameOlderBuilds(version: version)
         shared.place =
-            keys.map { namingOlderBuilds ? $0.addingOlderBuildsKeys() : $0 }
+            keys.map { $0.read(namingOlderBuilds: namingOlderBuilds) }
             ?? (namingOlderBuilds
                 ? VersionKeyAtRootVersionPathSpec.keysReadNamingOlderBuilds : VersionKeyAtRootVersionPathSpec.keysRead)
         return version
     }
 
     /// The version and the keys the spec read, or `nil` for the default spec's.
-    private static func readVersion(from shared: PlaceDecoder, chain: VersionChain) throws -> (Int?, KeysRead?) {
+    private static func readVersion(from shared: PlaceDecoder, chain: VersionChain) throws -> (Int?, KeyNotes?) {
         if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self, chain.specs.count == 1 {
             // Exactly what the default spec's synthesized `init(from:)` reads, at the place the
             // shared root has from the start.
@@ -218,9 +217,9 @@ extension VersionedCodable {
         guard chain.specs.count > 1 else {
             return try VersionSpec.readVersion(from: shared, template: template)
         }
-        var own: Result<(Int?, KeysRead?), any Error>?
+        var own: Result<(Int?, KeyNotes?), any Error>?
         for spec in chain.specs {
-            let read = Result<(Int?, KeysRead?), any Error> { try spec.readVersion(from: shared, template: template) }
+            let read = Result<(Int?, KeyNotes?), any Error> { try spec.readVersion(from: shared, template: template) }
             if case .success((let version?, let keys)) = read {
                 shared.foundByOwnSpec = spec == VersionSpec.self
                 return (version, keys)

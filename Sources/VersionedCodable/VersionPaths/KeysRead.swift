@@ -1,41 +1,19 @@
-/// The keys read at one object of one document, and at the objects below it: by a spec, whose
-/// keys the type reading the same document does not see, or, at the root of a document newer
-/// than this build, by the type, whose unread keys are kept.
+/// The keys a spec read at one object of a document, and the objects below it where it read:
+/// what the type reading the same object does not see there.
 ///
-/// Made for one decode, filled while its reader reads, and only read after that, or the default
-/// spec's constant (see ``VersionKeyAtRootVersionPathSpec``).
-final class KeysRead {
-    var keys: [String]
+/// Made once the spec is done reading, from its ``KeyNotes``, or the default spec's constants
+/// (see ``VersionKeyAtRootVersionPathSpec``), and never changed after, so tasks share those.
+final class KeysRead: Sendable {
+    let keys: [String]
     /// Keys beside the values read that name the older builds that may read the document: not
     /// read, but the spec's all the same.
-    private(set) var declarations: [String] = []
-    private(set) var objects: [(key: String, keys: KeysRead)] = []
-    /// Whether the reader asked for a key that is missing or `null` here.
-    var metMissingKey = false
-    /// Whether the reader read every key at once (a dictionary).
-    var readAll = false
-    /// Whether the reader forwarded the object to another type, whose keys are not noted.
-    var forwarded = false
+    let declarations: [String]
+    let objects: [(key: String, keys: KeysRead)]
 
-    init(_ keys: [String] = []) {
+    init(_ keys: [String], declarations: [String] = [], objects: [(key: String, keys: KeysRead)] = []) {
         self.keys = keys
-    }
-
-    func note(_ key: String) {
-        if !keys.contains(key) {
-            keys.append(key)
-        }
-    }
-
-    /// The object below `key`, made if the reader has not read one there yet.
-    func object(at key: String) -> KeysRead {
-        if let existing = child(key) {
-            return existing
-        }
-        let made = KeysRead()
-        objects.append((key, made))
-        note(key)
-        return made
+        self.declarations = declarations
+        self.objects = objects
     }
 
     func child(_ key: String) -> KeysRead? {
@@ -47,30 +25,68 @@ final class KeysRead {
         keys.contains(key) || declarations.contains(key)
     }
 
-    /// Whether the reader met a missing key or `null` here or below.
-    var metMissingKeyAnywhere: Bool {
-        metMissingKey || objects.contains { $0.keys.metMissingKeyAnywhere }
-    }
-
     /// Whether `objectKeys`, the keys of an object in a document, are all single values read
     /// here: such an object holds only what the spec wrote.
     func ownsAll(_ objectKeys: [String]) -> Bool {
         objectKeys.allSatisfy { owns($0) && child($0) == nil }
     }
+}
 
-    /// A copy with, beside each single value read, the keys that name the older builds that
-    /// may read and write the document if the value is its version: in a document that may hold
-    /// them, they are the spec's too.
-    func addingOlderBuildsKeys() -> KeysRead {
-        let copy = KeysRead(keys)
+/// The keys read at one object of a document, and at the objects below it, while they are
+/// read: by a spec, or, at the root of a document newer than this build, by the type, whose
+/// unread keys are kept.
+///
+/// Made for one decode, filled while its reader reads, and ended with it.
+final class KeyNotes {
+    private(set) var keys: [String] = []
+    private var objects: [(key: String, notes: KeyNotes)] = []
+    /// Whether the reader asked for a key that is missing or `null` here.
+    var metMissingKey = false
+    /// Whether the reader read every key at once (a dictionary).
+    var readAll = false
+    /// Whether the reader forwarded the object to another type, whose keys are not noted.
+    var forwarded = false
+
+    init(capacity: Int = 0) {
+        keys.reserveCapacity(capacity)
+    }
+
+    func note(_ key: String) {
+        if !keys.contains(key) {
+            keys.append(key)
+        }
+    }
+
+    /// The notes of the object below `key`, made if the reader has not read one there yet.
+    func object(at key: String) -> KeyNotes {
+        if let existing = objects.first(where: { $0.key == key }) {
+            return existing.notes
+        }
+        let made = KeyNotes()
+        objects.append((key, made))
+        note(key)
+        return made
+    }
+
+    /// Whether the reader met a missing key or `null` here or below.
+    var metMissingKeyAnywhere: Bool {
+        metMissingKey || objects.contains { $0.notes.metMissingKeyAnywhere }
+    }
+
+    /// What was read, as the spec's place. In a document that may name the older builds that
+    /// may read and write it, the keys beside each single value read that would name them, if
+    /// the value is its version, are the spec's too.
+    func read(namingOlderBuilds: Bool) -> KeysRead {
+        var declarations: [String] = []
+        var below: [(key: String, keys: KeysRead)] = []
         for key in keys {
-            if let child = child(key) {
-                copy.objects.append((key, child.addingOlderBuildsKeys()))
-            } else {
+            if let child = objects.first(where: { $0.key == key })?.notes {
+                below.append((key, child.read(namingOlderBuilds: namingOlderBuilds)))
+            } else if namingOlderBuilds {
                 let declaration = declarationKeys(besideVersionKey: key)
-                copy.declarations += [declaration.readable, declaration.writable]
+                declarations += [declaration.readable, declaration.writable]
             }
         }
-        return copy
+        return KeysRead(keys, declarations: declarations, objects: below)
     }
 }

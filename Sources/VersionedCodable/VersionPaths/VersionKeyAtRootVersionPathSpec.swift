@@ -19,18 +19,19 @@ public struct VersionKeyAtRootVersionPathSpec: VersionPathSpec, Sendable {
 
 // The default spec's answers, known without asking it: it reads and writes one integer under
 // `version` at the root. Each gives what asking the spec gives (see `DefaultSpecShortcutTests`).
-// The places it reads are `nonisolated(unsafe)`: made once, and never changed after, so tasks
-// may share them.
 extension VersionKeyAtRootVersionPathSpec {
     /// The key it reads and writes.
     @usableFromInline
     static let key = ForwardedKey(stringValue: "version")
 
     /// What it reads in any document.
-    nonisolated(unsafe) static let keysRead = KeysRead([key.stringValue])
+    static let keysRead = KeysRead([key.stringValue])
 
     /// What it reads in a document that may name the older builds that may read it.
-    nonisolated(unsafe) static let keysReadNamingOlderBuilds = keysRead.addingOlderBuildsKeys()
+    static let keysReadNamingOlderBuilds: KeysRead = {
+        let declaration = declarationKeys(besideVersionKey: key.stringValue)
+        return KeysRead([key.stringValue], declarations: [declaration.readable, declaration.writable])
+    }()
 
     /// What it writes for the version being written.
     static let written = SpecWritten(path: [], keys: [key.stringValue], values: [.version])

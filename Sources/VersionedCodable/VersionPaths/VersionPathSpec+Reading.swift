@@ -4,8 +4,8 @@ extension VersionPathSpec {
     ///
     /// - Parameter template: A version whose spec has every part the spec's key path may pass
     ///   through (see ``version(comparedWith:)``).
-    static func readVersion(from shared: PlaceDecoder, template: Int?) throws -> (Int?, KeysRead) {
-        let keys = KeysRead()
+    static func readVersion(from shared: PlaceDecoder, template: Int?) throws -> (Int?, KeyNotes) {
+        let keys = KeyNotes()
         shared.specKeys = keys
         defer { shared.specKeys = nil }
         do {
