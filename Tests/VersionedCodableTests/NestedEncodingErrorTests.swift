@@ -49,6 +49,30 @@ private struct Part: VersionedCodable {
     init(from old: PartV1) throws { name = old.name }
 }
 
+/// A part that hands its encoder to a dictionary with an entry under the version's key, and
+/// notes the error its own code sees there before passing it on.
+private struct EntryPart: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    /// The error the dictionary's encoding threw inside `encode(to:)`, per task.
+    @TaskLocal static var seen: SeenError?
+
+    final class SeenError: @unchecked Sendable {
+        var error: (any Error)?
+    }
+
+    init() {}
+    init(from decoder: any Decoder) throws {}
+    func encode(to encoder: any Encoder) throws {
+        do {
+            try ["version": 7, "count": 1].encode(to: encoder)
+        } catch {
+            Self.seen?.error = error
+            throw error
+        }
+    }
+}
+
 private struct Shelf<Item: VersionedCodable>: Codable {
     var title = "shelf"
     var items: [Versioned<Item>]
@@ -111,6 +135,26 @@ struct NestedEncodingErrorTests {
         }
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
             try PropertyListEncoder().encode(versioned: ClashingPart(version: "a"))
+        }
+    }
+
+    @Test("The type's own code sees the error the user sees, where it was found: no stand-in")
+    func errorSeenWhereFound() throws {
+        let seen = EntryPart.SeenError()
+        try EntryPart.$seen.withValue(seen) {
+            #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
+                try JSONEncoder().encode(versioned: EntryPart())
+            }
+            #expect(seen.error as? VersionedEncodingError == .dictionaryEntryClash(key: "version"))
+            // Inside a document the part's own code sees the same error, and the document's
+            // encode gets it as the underlying error of the part's location.
+            seen.error = nil
+            let error = #expect(throws: EncodingError.self) {
+                try JSONEncoder().encode(Shelf(items: [Versioned(EntryPart())]))
+            }
+            #expect(seen.error as? VersionedEncodingError == .dictionaryEntryClash(key: "version"))
+            let part = try #require(partError(error))
+            #expect(part.underlying as? VersionedEncodingError == .dictionaryEntryClash(key: "version"))
         }
     }
 

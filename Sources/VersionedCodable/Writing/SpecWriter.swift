@@ -220,18 +220,32 @@ final class SpecWriter: Encoder {
         return (Array(path.dropLast()), keys.readable, keys.writable)
     }
 
-    /// Notes the first finding; the encode throws it once the type is done.
+    /// Notes the first finding; the encode throws it once the type is done, where the type's
+    /// container could not throw it (`nestedContainer`) or the type did not let it through.
     func note(_ finding: Finding) {
         if self.finding == nil {
             self.finding = finding
         }
     }
 
-    /// Notes `finding` and returns an error that stops the type's encoding; the encode throws the
-    /// finding's own error.
+    /// Notes `finding` and returns its error, to be thrown where it was found.
     func refuse(_ finding: Finding) -> any Error {
         note(finding)
-        return VersionedEncodingError.typeHasClashingVersionField
+        return error(for: self.finding!)
+    }
+
+    /// The error for `finding`: 1.2's case, or ``VersionedEncodingError/cannotHoldVersion(_:version:)``
+    /// for a root that is not an object.
+    private func error(for finding: Finding) -> any Error {
+        switch finding {
+        case .clash: return VersionedEncodingError.typeHasClashingVersionField
+        case .entry(let path): return VersionedEncodingError.dictionaryEntryClash(key: path.last!)
+        case .notAnObject(let path) where path.isEmpty && base.codingPath.isEmpty:
+            return VersionedEncodingError.cannotHoldVersion(valueType, version: version)
+        case .notAnObject(let path):
+            let codingPath = base.codingPath.map(\.stringValue) + path
+            return VersionedEncodingError.versionLocationNotAnObject(codingPath: codingPath)
+        }
     }
 
     func hold(_ place: SpecWritten, _ container: @escaping () -> KeyedEncodingContainer<ForwardedKey>) {
@@ -364,45 +378,40 @@ final class SpecWriter: Encoder {
         }
     }
 
-    /// The error for what was found, if anything.
+    /// The error for what was found, if anything, as the encode of `value` throws it.
     ///
-    /// At the root of a document it is 1.2's case itself, so that `catch` clauses keep
-    /// matching. A versioned part inside a document gets an `EncodingError.invalidValue` that
-    /// names the part's type, its coding path and the field, with the versioning error as its
-    /// `underlyingError`.
+    /// At the root of a document it is the error thrown where it was found: 1.2's case itself,
+    /// so that `catch` clauses keep matching. A versioned part inside a document gets it as the
+    /// `underlyingError` of an `EncodingError.invalidValue` that names the part's type, its
+    /// coding path and the field.
     func error<Value: VersionedCodable>(writing value: Value) -> (any Error)? {
         guard let finding else {
             return nil
         }
+        let error = error(for: finding)
         let partPath = base.codingPath
+        guard !partPath.isEmpty else {
+            return error
+        }
         let part = "\(Value.self) at \(describePath(partPath))"
         let spec = "its VersionPathSpec (\(Value.VersionSpec.self))"
-        let error: VersionedEncodingError
         let description: String
         switch finding {
         case .clash(let path, let atVersion):
-            error = .typeHasClashingVersionField
             description =
                 "\(part) writes its own value at \(describeField(path)), where \(spec) "
                 + (atVersion ? "puts the version" : "writes another value")
                 + ". Rename that field or choose another version path; what the spec writes never "
                 + "overwrites the type's values silently."
         case .entry(let path):
-            error = .dictionaryEntryClash(key: path.last!)
             description =
                 "\(part) writes a dictionary with an entry at \(describeField(path)), where \(spec) "
                 + "writes; the entry would be lost. A mirror of the version is a property the type "
                 + "declares, never a dictionary entry."
-        case .notAnObject(let path) where path.isEmpty && partPath.isEmpty:
-            return VersionedEncodingError.cannotHoldVersion(Value.self, version: version)
         case .notAnObject(let path):
-            error = .versionLocationNotAnObject(codingPath: partPath.map(\.stringValue) + path)
             description =
                 "\(part) writes a single value, `nil` or an array at \(describeField(path)), which "
                 + "cannot hold the version: the path of \(spec) needs a keyed object there."
-        }
-        guard !partPath.isEmpty else {
-            return error
         }
         return EncodingError.invalidValue(
             value,
