@@ -3,17 +3,20 @@
 ///
 /// Reading the version and then the type asks the decoder for the root keyed container twice,
 /// and the Foundation decoders index the object's keys every time they are asked (JSONDecoder
-/// and PropertyListDecoder build a dictionary of them). Through this decoder the object is
-/// indexed once: its first keyed container is opened with the library's key type and every
-/// later request gets a view of it with its own key type (see ``PlaceKeyedDecodingContainer``).
+/// and PropertyListDecoder build a dictionary of them). Through this decoder a part's root is
+/// indexed once: its keyed container is opened with the library's key type when the decoder is
+/// made, since the spec reads it first, and every request gets a view of it with its own key
+/// type (see ``PlaceKeyedDecodingContainer``). Below the root, where a reader may ask for
+/// another kind of container first, each request opens the real container, as it would without
+/// versioning.
 /// Unkeyed containers, and everything below that the spec does not read, come from the real
 /// decoder as they would without versioning.
 @usableFromInline
 internal final class PlaceDecoder: Decoder {
     let base: any Decoder
-    /// The object opened with the library's key type, once, when the decoder is made: both the
-    /// spec and the type open it first. `nil` where it is not an object; asking for it again
-    /// then throws the real decoder's error.
+    /// A part's root, opened with the library's key type when the decoder is made. `nil` below
+    /// the root, and where the root is not an object, whose request throws the real decoder's
+    /// error.
     private let root: KeyedDecodingContainer<ForwardedKey>?
     /// What the spec read here, which the type does not see where it lists keys.
     var place: KeysRead
@@ -39,7 +42,7 @@ internal final class PlaceDecoder: Decoder {
     /// while the spec reads, where it notes its keys in `specKeys`.
     init(base: any Decoder, place: KeysRead = VersionKeyAtRootVersionPathSpec.keysRead, specKeys: KeyNotes? = nil) {
         self.base = base
-        root = try? base.container(keyedBy: ForwardedKey.self)
+        root = nil
         self.place = place
         self.specKeys = specKeys
     }
