@@ -73,6 +73,34 @@ private struct EntryPart: VersionedCodable {
     }
 }
 
+/// A part whose `_metadata`, where its spec keeps the version, is written as a string, and which
+/// notes the error its own code sees there before passing it on.
+private struct StringMetadataPart: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = MetadataVersionSpec
+
+    struct Metadata: Codable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode("not an object")
+        }
+    }
+    enum CodingKeys: String, CodingKey { case _metadata }
+
+    init() {}
+    init(from decoder: any Decoder) throws {}
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        do {
+            try container.encode(Metadata(), forKey: ._metadata)
+        } catch {
+            EntryPart.seen?.error = error
+            throw error
+        }
+    }
+}
+
 private struct Shelf<Item: VersionedCodable>: Codable {
     var title = "shelf"
     var items: [Versioned<Item>]
@@ -155,6 +183,35 @@ struct NestedEncodingErrorTests {
             #expect(seen.error as? VersionedEncodingError == .dictionaryEntryClash(key: "version"))
             let part = try #require(partError(error))
             #expect(part.underlying as? VersionedEncodingError == .dictionaryEntryClash(key: "version"))
+        }
+    }
+
+    @Test("An object on the spec's path that is not one is named by the part's path, however deep the coder is")
+    func notAnObjectSeenWhereFound() throws {
+        let seen = EntryPart.SeenError()
+        try EntryPart.$seen.withValue(seen) {
+            for encode in [
+                { try JSONEncoder().encode(versioned: StringMetadataPart()) },
+                { try PropertyListEncoder().encode(versioned: StringMetadataPart()) },
+            ] as [() throws -> Data] {
+                seen.error = nil
+                #expect(throws: VersionedEncodingError.versionLocationNotAnObject(codingPath: ["_metadata"])) {
+                    try encode()
+                }
+                // Thrown while the coder stands inside `_metadata`, and still the part's path.
+                #expect(
+                    seen.error as? VersionedEncodingError == .versionLocationNotAnObject(codingPath: ["_metadata"])
+                )
+            }
+            seen.error = nil
+            let error = #expect(throws: EncodingError.self) {
+                try JSONEncoder().encode(Shelf(items: [Versioned(StringMetadataPart())]))
+            }
+            let path = ["items", "Index 0", "_metadata"]
+            let inside = VersionedEncodingError.versionLocationNotAnObject(codingPath: path)
+            #expect(seen.error as? VersionedEncodingError == inside)
+            let part = try #require(partError(error))
+            #expect(part.underlying as? VersionedEncodingError == inside)
         }
     }
 

@@ -20,6 +20,9 @@ final class SpecWriter: Encoder {
     }
 
     let base: any Encoder
+    /// The coding path of the versioned part, as it was when the writer was made: `base`'s
+    /// changes while the values below are written.
+    let partPath: [any CodingKey]
     // What it is made with is constant; what it notes during the one encode that made it lives
     // here and ends with it.
     /// What the spec writes in this encode.
@@ -56,6 +59,7 @@ final class SpecWriter: Encoder {
 
     init(
         base: any Encoder,
+        partPath: [any CodingKey],
         spec: SpecWritten,
         version: Int?,
         valueType: any VersionedCodable.Type,
@@ -64,6 +68,7 @@ final class SpecWriter: Encoder {
         keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil
     ) {
         self.base = base
+        self.partPath = partPath
         self.spec = spec
         self.version = version
         self.valueType = valueType
@@ -240,10 +245,10 @@ final class SpecWriter: Encoder {
         switch finding {
         case .clash: return VersionedEncodingError.typeHasClashingVersionField
         case .entry(let path): return VersionedEncodingError.dictionaryEntryClash(key: path.last!)
-        case .notAnObject(let path) where path.isEmpty && base.codingPath.isEmpty:
+        case .notAnObject(let path) where path.isEmpty && partPath.isEmpty:
             return VersionedEncodingError.cannotHoldVersion(valueType, version: version)
         case .notAnObject(let path):
-            let codingPath = base.codingPath.map(\.stringValue) + path
+            let codingPath = partPath.map(\.stringValue) + path
             return VersionedEncodingError.versionLocationNotAnObject(codingPath: codingPath)
         }
     }
@@ -389,7 +394,6 @@ final class SpecWriter: Encoder {
             return nil
         }
         let error = error(for: finding)
-        let partPath = base.codingPath
         guard !partPath.isEmpty else {
             return error
         }

@@ -139,14 +139,11 @@ extension VersionedCodable {
         atRoot: Bool,
         keyStrategy: JSONEncoder.KeyEncodingStrategy?
     ) throws -> SpecWriter {
-        if !atRoot {
-            let codingPath = encoder.codingPath
-            if codingPath.count > maximumVersionedPartDepth {
-                throw EncodingError.invalidValue(
-                    value,
-                    .init(codingPath: codingPath, debugDescription: tooDeepDescription)
-                )
-            }
+        // Asked once: the coders' encoder objects change their coding path as values below
+        // are written, so the writer keeps the part's own.
+        let codingPath = atRoot ? [] : encoder.codingPath
+        if codingPath.count > maximumVersionedPartDepth {
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: tooDeepDescription))
         }
         // The chain is asked where the spec keeps the version, or for the older builds named.
         if VersionSpec.self != VersionKeyAtRootVersionPathSpec.self || compatibility != .incompatible,
@@ -162,6 +159,7 @@ extension VersionedCodable {
             : try SpecRecorder.record(VersionSpec(withVersion: version), userInfo: encoder.userInfo)
         let writer = SpecWriter(
             base: encoder,
+            partPath: codingPath,
             spec: spec,
             version: version,
             valueType: Self.self,
