@@ -102,6 +102,41 @@ struct SpecAskedPerDocumentTests {
         }
     }
 
+    /// Lists every key it is given, as a type that reads whatever a document holds does.
+    struct Listing: VersionedCodable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = NamedKeySpec
+        var keys: [String]
+        init(from decoder: any Decoder) throws {
+            keys = try decoder.container(keyedBy: NamedKeySpec.Key.self).allKeys.map(\.stringValue).sorted()
+        }
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    /// Reads one document under the key `schema` and under the default key, in the given order:
+    /// the key the spec read each time is the one the type does not see.
+    static func checkListing(schemaFirst: Bool) throws -> Bool {
+        let document = Data(#"{"schema":1,"title":"a","version":1}"#.utf8)
+        let names: [String?] = schemaFirst ? ["schema", nil, "schema"] : [nil, "schema", nil]
+        for name in names {
+            let (_, decoder) = coders(named: name)
+            let keys = try decoder.decode(versioned: Listing.self, from: document).keys
+            guard keys == (name == nil ? ["schema", "title"] : ["title", "version"]) else { return false }
+        }
+        return true
+    }
+
+    @Test("What a type sees beside the spec follows what the spec read in each document, in either order")
+    func placeFollowsEachDocument() async {
+        await #expect(processExitsWith: .success) {
+            guard (try? SpecAskedPerDocumentTests.checkListing(schemaFirst: true)) == true else { exit(1) }
+        }
+        await #expect(processExitsWith: .success) {
+            guard (try? SpecAskedPerDocumentTests.checkListing(schemaFirst: false)) == true else { exit(1) }
+        }
+    }
+
     @Test("The type's own field under a key the spec writes only for some coders is a clash only for them")
     func clashFollowsUserInfo() throws {
         let (plain, _) = Self.coders(named: nil)

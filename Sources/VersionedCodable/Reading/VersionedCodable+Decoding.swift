@@ -199,7 +199,11 @@ extension VersionedCodable {
         // are the spec's too.
         let namingOlderBuilds = chain.mayNameOlderBuilds(version: version)
         shared.place =
-            keys.map { $0.read(namingOlderBuilds: namingOlderBuilds) }
+            keys.map { keys in
+                // The first place made for the type, which most documents share.
+                let first = placesRead.value(for: Self.self) { keys.read(namingOlderBuilds: namingOlderBuilds) }
+                return keys.read(namingOlderBuilds: namingOlderBuilds, as: first)
+            }
             ?? (namingOlderBuilds
                 ? VersionKeyAtRootVersionPathSpec.keysReadNamingOlderBuilds : VersionKeyAtRootVersionPathSpec.keysRead)
         return version
@@ -337,3 +341,7 @@ struct StoredVersionReader<Value: VersionedCodable>: Decodable {
         )
     }
 }
+
+/// The first place that a spec read for each versioned type, reused where a later document's is
+/// the same.
+let placesRead = TypeKeyedCache<KeysRead>()

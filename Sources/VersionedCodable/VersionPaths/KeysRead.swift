@@ -73,6 +73,31 @@ final class KeyNotes {
         metMissingKey || objects.contains { $0.notes.metMissingKeyAnywhere }
     }
 
+    /// What was read, as the spec's place: `made`, the place of an earlier document of the same
+    /// type, where it is the same (so that a decode allocates none), or a new one.
+    func read(namingOlderBuilds: Bool, as made: KeysRead) -> KeysRead {
+        isRead(as: made, namingOlderBuilds: namingOlderBuilds) ? made : read(namingOlderBuilds: namingOlderBuilds)
+    }
+
+    /// Whether `place` is what ``read(namingOlderBuilds:)`` makes of these notes.
+    private func isRead(as place: KeysRead, namingOlderBuilds: Bool) -> Bool {
+        guard keys == place.keys, objects.count == place.objects.count else {
+            return false
+        }
+        var singleValues = 0
+        for key in keys {
+            if let child = objects.first(where: { $0.key == key })?.notes {
+                guard let other = place.child(key), child.isRead(as: other, namingOlderBuilds: namingOlderBuilds) else {
+                    return false
+                }
+            } else {
+                singleValues += 1
+            }
+        }
+        // The keys that name older builds follow from the keys read.
+        return place.declarations.count == (namingOlderBuilds ? 2 * singleValues : 0)
+    }
+
     /// What was read, as the spec's place. In a document that may name the older builds that
     /// may read and write it, the keys beside each single value read that would name them, if
     /// the value is its version, are the spec's too.
