@@ -59,13 +59,17 @@ final class KeyNotes {
 
     /// The notes of the object below `key`, made if the reader has not read one there yet.
     func object(at key: String) -> KeyNotes {
-        if let existing = objects.first(where: { $0.key == key }) {
-            return existing.notes
+        if let existing = child(key) {
+            return existing
         }
         let made = KeyNotes()
         objects.append((key, made))
         note(key)
         return made
+    }
+
+    private func child(_ key: String) -> KeyNotes? {
+        objects.first { $0.key == key }?.notes
     }
 
     /// Whether the reader met a missing key or `null` here or below.
@@ -86,7 +90,7 @@ final class KeyNotes {
         }
         var singleValues = 0
         for key in keys {
-            if let child = objects.first(where: { $0.key == key })?.notes {
+            if let child = child(key) {
                 guard let other = place.child(key), child.isRead(as: other, namingOlderBuilds: namingOlderBuilds) else {
                     return false
                 }
@@ -105,7 +109,7 @@ final class KeyNotes {
         var declarations: [String] = []
         var below: [(key: String, keys: KeysRead)] = []
         for key in keys {
-            if let child = objects.first(where: { $0.key == key })?.notes {
+            if let child = child(key) {
                 below.append((key, child.read(namingOlderBuilds: namingOlderBuilds)))
             } else if namingOlderBuilds {
                 let declaration = declarationKeys(besideVersionKey: key)
