@@ -5,8 +5,12 @@
 // ``Route``'s to say.
 
 /// The encoder of an object below the root where the spec writes, or of a value the type
-/// forwards its encoding to.
-struct PlaceEncoder: Encoder {
+/// forwards its encoding to; also its own single-value container.
+///
+/// A value written as a single value stands at the same object, so it is followed (a type that
+/// forwards its encoding to a nested struct); a single value there cannot hold what the spec
+/// writes, and is refused.
+struct PlaceEncoder: Encoder, SingleValueEncodingContainer {
     let base: any Encoder
     let place: SpecWritten
     let writer: SpecWriter
@@ -14,8 +18,12 @@ struct PlaceEncoder: Encoder {
     var codingPath: [any CodingKey] { base.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
+    /// The keyed container at the place, watched. Every key is checked as it is written: what a
+    /// key type's `init?(stringValue:)` accepts says nothing about the keys it writes (a struct's
+    /// static members need not be among them).
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        writer.container(of: base, at: place, keyedBy: type)
+        let container = base.container(keyedBy: ForwardedKey.self)
+        return KeyedEncodingContainer(PlaceEncodingContainer<Key>(base: container, place: place, writer: writer))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -23,8 +31,20 @@ struct PlaceEncoder: Encoder {
         return base.unkeyedContainer()
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer {
-        PlaceSingleValueEncodingContainer(base: base.singleValueContainer(), place: place, writer: writer)
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    func encodeNil() throws {
+        // A `null` below the root (an optional parent that is `nil`) gives way to the spec's
+        // object; at the root of a versioned value it leaves nowhere to put the version.
+        if place.path.isEmpty {
+            throw writer.refuse(.notAnObject(path: place.path))
+        }
+    }
+
+    func encode<T: Encodable>(_ value: T) throws {
+        // A single value is refused by `following`, which sends it nowhere (see ``Route``).
+        var container = base.singleValueContainer()
+        try container.encode(try writer.following(value, at: place))
     }
 }
 
@@ -42,29 +62,6 @@ struct Following<Value: Encodable>: Encodable {
     func encode(to encoder: any Encoder) throws {
         try value.encode(to: PlaceEncoder(base: encoder, place: place, writer: writer))
         try writer.finish(place, into: encoder)
-    }
-}
-
-/// The single-value container of an object where the spec writes. A value written through it
-/// stands at that object, so it is followed (a type that forwards its encoding to a nested
-/// struct); a single value there cannot hold what the spec writes, and is refused.
-struct PlaceSingleValueEncodingContainer: SingleValueEncodingContainer {
-    var base: any SingleValueEncodingContainer
-    let place: SpecWritten
-    let writer: SpecWriter
-    var codingPath: [any CodingKey] { base.codingPath }
-
-    mutating func encodeNil() throws {
-        // A `null` below the root (an optional parent that is `nil`) gives way to the spec's
-        // object; at the root of a versioned value it leaves nowhere to put the version.
-        if place.path.isEmpty {
-            throw writer.refuse(.notAnObject(path: place.path))
-        }
-    }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        // A single value is refused by `following`, which sends it nowhere (see ``Route``).
-        try base.encode(try writer.following(value, at: place))
     }
 }
 

@@ -91,21 +91,7 @@ final class SpecWriter: Encoder {
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        PlaceEncoder(base: base, place: spec, writer: self).singleValueContainer()
-    }
-
-    /// `encoder`'s keyed container at `place`, watched.
-    ///
-    /// Every key is checked as it is written: what a key type's `init?(stringValue:)` accepts
-    /// says nothing about the keys it writes (a struct's static members need not be among them).
-    func container<Key: CodingKey>(
-        of encoder: any Encoder,
-        at place: SpecWritten,
-        keyedBy type: Key.Type
-    ) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(
-            PlaceEncodingContainer<Key>(base: encoder.container(keyedBy: ForwardedKey.self), place: place, writer: self)
-        )
+        PlaceEncoder(base: base, place: spec, writer: self)
     }
 
     /// Whether this encode writes keys at `place` that the spec did not: the oldest versions that
