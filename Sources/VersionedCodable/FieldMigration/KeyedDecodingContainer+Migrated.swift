@@ -27,8 +27,13 @@ extension KeyedDecodingContainer {
         if contains(key) {
             return try decodePresent(type, forKey: key)
         }
-        if let value = try Migrated<Value>.valueForMissingKey() {
+        // A missing key stands for `nil` when `Value` is optional, and for the migration of `nil`
+        // when the old shape is.
+        if let value = nilValue(of: Value.self) {
             return Migrated(wrappedValue: value)
+        }
+        if let source = nilValue(of: Value.Source.self) {
+            return Migrated(wrappedValue: try Value(migrateFrom: source))
         }
         throw DecodingError.keyNotFound(
             key,

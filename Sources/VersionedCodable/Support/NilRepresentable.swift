@@ -24,10 +24,5 @@ func innermostWrappedType(of type: Any.Type) -> Any.Type {
 
 /// `nil` as a `T`, when `T` is an `Optional`; otherwise `nil` of `T?`.
 func nilValue<T>(of type: T.Type) -> T? {
-    guard let optionalType = type as? any NilRepresentable.Type else { return nil }
-    return nilValue(of: optionalType, as: type)
-}
-
-func nilValue<Optional: NilRepresentable, T>(of optionalType: Optional.Type, as type: T.Type) -> T? {
-    Optional.nilValue as? T
+    (type as? any NilRepresentable.Type)?.nilValue as? T
 }
