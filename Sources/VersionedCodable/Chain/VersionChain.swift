@@ -140,20 +140,12 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         types.map { "\($0) (\(describeVersion($0.version)))" }.joined(separator: " → ")
     }
 
-    /// Throws the error a decoder should report for a document stored with `storedVersion`, or
-    /// returns if a type in the chain has that version.
+    /// Throws the error a decoder should report for a document stored with `storedVersion`, where
+    /// the chain has a problem or no type in it has that version.
     @usableFromInline
     func checkCanDecode(storedVersion: Int?) throws {
         if let problem {
             throw VersionedDecodingError.invalidVersionChain(problem)
-        }
-        for type in types where type.version == storedVersion {
-            return
-        }
-        if types.isEmpty {
-            // Decoding NothingEarlier (or Never's empty chain): let its own init(from:) throw
-            // the type mismatch that a plain decode of it throws.
-            return
         }
         let newestKnown = versions.compactMap { $0 }.max()
         if let storedVersion, let newestKnown, storedVersion > newestKnown {

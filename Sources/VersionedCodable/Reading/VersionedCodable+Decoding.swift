@@ -36,7 +36,8 @@ extension VersionedCodable {
         var found: Int?? = nil
         do {
             let storedVersion = try openVersioned(shared, readingNewer: readingNewer, found: &found)
-            if storedVersion == version, Self.self != NothingEarlier.self {
+            // The chain's stopper, whose version is `nil`, throws the type mismatch it documents.
+            if storedVersion == version {
                 return Versioned(decoded: try decodeOwn(from: shared), storedVersion: version, newer: nil)
             }
             return try decodeOther(shared, storedVersion: storedVersion, walk: walk)
@@ -58,10 +59,6 @@ extension VersionedCodable {
         storedVersion: Int?,
         walk: (Int?, any Decoder) throws -> Self
     ) throws -> Versioned<Self> {
-        if Self.self == NothingEarlier.self {
-            // An empty chain: decoding the stopper itself throws the type mismatch it documents.
-            return Versioned(decoded: try Self(from: shared.base), storedVersion: nil, newer: nil)
-        }
         if shared.newer != nil {
             return try decodeNewer(shared)
         }
@@ -89,7 +86,18 @@ extension VersionedCodable {
         let chain = VersionChain(for: Self.self)
         var storedVersion = try readStoredVersion(from: shared, chain: chain)
         if let listed = VersionsToWrite.listed(in: shared.userInfo, under: .versionsToRead)?.version(for: Self.self) {
-            try checkListedVersion(listed, stored: &storedVersion, codingPath: codingPath)
+            // A document of a type the decoder's `versionsToRead` lists is the listed version:
+            // one that carries no version is read as it, one that carries another is refused.
+            if let stored = storedVersion, stored != listed {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription: "The \(Self.self) is version \(stored), but this decode reads it as version "
+                            + "\(listed.map(String.init) ?? "unversioned"), as the decoder's versionsToRead lists it."
+                    )
+                )
+            }
+            storedVersion = listed
         }
         found = storedVersion
         if chain.problem != nil || !chain.contains(version: storedVersion) {
@@ -106,25 +114,6 @@ extension VersionedCodable {
             try chain.checkCanDecode(storedVersion: storedVersion)
         }
         return storedVersion
-    }
-
-    /// A document of a type that the decoder's ``Swift/CodingUserInfoKey/versionsToRead`` lists
-    /// is the listed version: one that carries no version is read as it, one that carries
-    /// another is refused.
-    static func checkListedVersion(_ listed: Int?, stored: inout Int?, codingPath: [any CodingKey]) throws {
-        guard let found = stored else {
-            stored = listed
-            return
-        }
-        guard found == listed else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: codingPath,
-                    debugDescription: "The \(Self.self) is version \(found), but this decode reads it as version "
-                        + "\(listed.map(String.init) ?? "unversioned"), as the decoder's versionsToRead lists it."
-                )
-            )
-        }
     }
 
     /// Reads a newer document as this type, the newest this build knows, which the document
