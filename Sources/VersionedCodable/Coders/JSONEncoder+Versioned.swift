@@ -65,28 +65,17 @@ extension JSONEncoder.KeyEncodingStrategy {
             return keys.map { convert(path + [ForwardedKey(stringValue: $0)]).stringValue }
         }
         // No public function says what the other strategies make of a key, but a plain encode of
-        // the keys with the strategy shows it: each in an object of its own, in order.
+        // the keys with the strategy shows it: each in an object of its own, in order, written as
+        // the spec's part is.
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = self
-        guard let data = try? encoder.encode(KeyProbe(keys: keys)),
+        let probe = keys.map { SpecWritten(path: [], keys: [$0], values: [.value(0)]) }
+        guard let data = try? encoder.encode(probe),
             let objects = try? JSONSerialization.jsonObject(with: data) as? [[String: Int]],
             objects.count == keys.count
         else {
             return keys
         }
         return zip(keys, objects).map { key, object in object.keys.first ?? key }
-    }
-}
-
-/// Writes each key in an object of its own, in an array.
-private struct KeyProbe: Encodable {
-    let keys: [String]
-
-    func encode(to encoder: any Encoder) throws {
-        var objects = encoder.unkeyedContainer()
-        for key in keys {
-            var object = objects.nestedContainer(keyedBy: ForwardedKey.self)
-            try object.encode(0, forKey: ForwardedKey(stringValue: key))
-        }
     }
 }
