@@ -34,7 +34,7 @@ extension VersionKeyAtRootVersionPathSpec {
     }()
 
     /// What it writes for the version being written.
-    static let written = SpecWritten(path: [], keys: [key.stringValue], values: [.version])
+    static let written = SpecWritten(path: [], keys: [key.stringValue], values: [.value(Int?.none)], versionIndex: 0)
 }
 
 /// The keys beside a version's key that hold the oldest versions that may read and write the

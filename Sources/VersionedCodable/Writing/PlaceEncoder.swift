@@ -87,16 +87,14 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// of a value under a key the spec writes.
     private var keysFromData: Bool { keysComeFromData(Key.self) }
 
-    /// The keys the spec writes here, and whether every key needs a look anyway (under a key
-    /// strategy, beside kept fields or older builds' versions): what each key is asked first.
-    private let specKeys: [String]
+    /// Whether every key needs a look (under a key strategy, beside kept fields or older builds'
+    /// versions), rather than only those the spec writes.
     private let watchesEveryKey: Bool
 
     init(base: KeyedEncodingContainer<ForwardedKey>, place: SpecWritten, writer: SpecWriter) {
         self.base = base
         self.place = place
         self.writer = writer
-        specKeys = place.keys
         watchesEveryKey = !writer.unknownFields.isEmpty || writer.olderBuilds != nil || writer.keyStrategy != nil
     }
 
@@ -104,7 +102,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// for every key the type writes here, which most keys answer with no.
     @inline(__always)
     private func isWatched(_ key: String) -> Bool {
-        watchesEveryKey || specKeys.contains(key)
+        watchesEveryKey || place.keys.contains(key)
     }
 
     var codingPath: [any CodingKey] { base.codingPath }
@@ -157,8 +155,6 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
                 return false
             }
             throw writer.refuse(.notAnObject(path: child.path))
-        case .version?:
-            return false
         }
     }
 
@@ -317,7 +313,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let role = writer.role(of: key, at: place)
         let path = place.path + [key]
         switch role {
-        case .value?, .version?:
+        case .value?:
             if writer.givesWay(role!, at: path) {
                 writer.giveWay(at: path)
             } else {

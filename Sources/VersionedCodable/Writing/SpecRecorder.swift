@@ -76,7 +76,7 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
             made.opened = true
             // Its place in the order is taken now; what stands there is replaced once the spec
             // is done, by ``written``.
-            set(key, .version)
+            set(key, .value(Int?.none))
             opening.append((keys.firstIndex(of: key)!, made))
             return made
         }

@@ -145,10 +145,8 @@ final class SpecWriter: Encoder {
     /// What the spec writes at `key` of `place` in this encode, if anything: the keys beside the
     /// version that say which older builds may read and write among them, when they are written.
     func role(of key: String, at place: SpecWritten) -> SpecWritten.Entry? {
-        switch place.entry(key) {
-        case .version?: return .value(version)
-        case let entry?: return entry
-        case nil: break
+        if let index = place.keys.firstIndex(of: key) {
+            return index == place.versionIndex ? .value(version) : place.values[index]
         }
         guard let olderBuilds, let declaration, declaration.path == place.path else {
             return nil
@@ -181,7 +179,7 @@ final class SpecWriter: Encoder {
     /// that one, with this encoder's `userInfo`. Asked only when a type writes where the spec
     /// does, or the document names older builds.
     private(set) lazy var versionPaths: [[String]] = {
-        if let index = spec.values.firstIndex(where: { if case .version = $0 { true } else { false } }) {
+        if let index = spec.versionIndex {
             return [[spec.keys[index]]]
         }
         let other =
@@ -290,7 +288,7 @@ final class SpecWriter: Encoder {
         // An empty object the spec writes is written too, as a reader of its own (a 1.2 build
         // whose spec needs the object) expects it.
         let hasEntries =
-            place.values.contains { if case .version = $0 { version != nil } else { true } }
+            place.values.count > (version == nil && place.versionIndex != nil ? 1 : 0)
             || writesBesideSpec(at: place)
         guard hasEntries else {
             return
@@ -314,10 +312,10 @@ final class SpecWriter: Encoder {
                 try body(key, .value(value))
             }
         }
-        for (key, entry) in zip(place.keys, place.values) {
+        for (index, (key, entry)) in zip(place.keys, place.values).enumerated() {
             switch entry {
+            case .value where index == place.versionIndex: if let version { try body(key, .value(version)) }
             case .value(let value): try body(key, .value(value))
-            case .version: if let version { try body(key, .value(version)) }
             case .object(let child): try body(key, .object(child, self))
             }
         }
@@ -339,10 +337,13 @@ final class SpecWriter: Encoder {
                 try container.encode(value, forKey: ForwardedKey(stringValue: key))
             }
         }
-        for (key, entry) in zip(place.keys, place.values) {
-            switch entry {
-            case .version:
+        for index in place.keys.indices {
+            let key = place.keys[index]
+            if index == place.versionIndex {
                 if let version { try container.encode(version, forKey: ForwardedKey(stringValue: key)) }
+                continue
+            }
+            switch place.values[index] {
             case .value(let value):
                 if !gaveWay.isEmpty, gaveWay.contains(place.path + [key]) {
                     break

@@ -10,8 +10,6 @@
 struct SpecWritten: @unchecked Sendable {
     enum Entry {
         case value(any Encodable)
-        /// The version being written, as the default spec writes it: nothing for `nil`.
-        case version
         indirect case object(SpecWritten)
     }
 
@@ -21,25 +19,25 @@ struct SpecWritten: @unchecked Sendable {
     /// the type's keys are looked up among the spec's without copying an entry.
     let keys: [String]
     let values: [Entry]
+    /// Where the value is the version being written rather than the one stored: the default
+    /// spec's `version`, whose constant serves every encode (nothing is written for `nil`).
+    let versionIndex: Int?
 
-    init(path: [String], keys: [String], values: [Entry]) {
+    init(path: [String], keys: [String], values: [Entry], versionIndex: Int? = nil) {
         self.path = path
         self.keys = keys
         self.values = values
-    }
-
-    func entry(_ key: String) -> Entry? {
-        keys.firstIndex(of: key).map { values[$0] }
+        self.versionIndex = versionIndex
     }
 
     /// The paths, depth first in the order the spec wrote them, of the integers here and below,
     /// with their values.
     func integers() -> [(path: [String], value: Int)] {
-        zip(keys, values).flatMap { key, entry -> [(path: [String], value: Int)] in
-            switch entry {
+        zip(keys, values).enumerated().flatMap { index, item -> [(path: [String], value: Int)] in
+            switch item.1 {
             case .object(let child): return child.integers()
-            case .value(let value): return integer(value).map { [(path + [key], $0)] } ?? []
-            case .version: return []
+            case .value where index == versionIndex: return []
+            case .value(let value): return integer(value).map { [(path + [item.0], $0)] } ?? []
             }
         }
     }
@@ -49,11 +47,10 @@ struct SpecWritten: @unchecked Sendable {
 extension SpecWritten: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ForwardedKey.self)
-        for (key, entry) in zip(keys, values) {
+        for (index, (key, entry)) in zip(keys, values).enumerated() where index != versionIndex {
             switch entry {
             case .value(let value): try container.encode(value, forKey: ForwardedKey(stringValue: key))
             case .object(let child): try container.encode(child, forKey: ForwardedKey(stringValue: key))
-            case .version: break
             }
         }
     }
