@@ -57,8 +57,39 @@ struct ProducerSpec: VersionPathSpec {
     }
 }
 
+/// Writes a `null` note beside the version, as a spec that clears a field does.
+struct NullNoteSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+    var version: Int?
+
+    init(withVersion version: Int?) {
+        self.version = version
+    }
+
+    init(from decoder: any Decoder) throws {
+        version = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .version)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(version, forKey: .version)
+        try container.encodeNil(forKey: .note)
+    }
+
+    enum CodingKeys: String, CodingKey { case version, note }
+}
+
 @Suite("What a spec writes beside the version")
 struct SpecFieldTests {
+    /// An optional field where the spec writes `null`.
+    struct Noted: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = NullNoteSpec
+        var note: String?
+        var body: String
+    }
+
     struct Signed: VersionedCodable, Equatable {
         static let version: Int? = 3
         typealias PreviousVersion = NothingEarlier
@@ -169,6 +200,19 @@ struct SpecFieldTests {
                 try HandWrittenLabel(version: nil, body: "b").encodeTransparently(using: encode)
             }
         }
+    }
+
+    @Test("An optional field that is nil where the spec writes null reads back as nil; one with a value is kept")
+    func nilWhereTheSpecWritesNull() throws {
+        for (_, encode) in VersionPlacementTests.formats {
+            for value in [Noted(note: nil, body: "b"), Noted(note: "kept", body: "b")] {
+                let data = try value.encodeTransparently(using: encode)
+                #expect(try VersionPlacementTests.decode(Noted.self, data).wrappedValue == value)
+            }
+        }
+        // The spec's own reader finds the `null` it wrote.
+        let object = try VersionPlacementTests.object(try JSONEncoder().encode(versioned: Noted(note: nil, body: "b")))
+        #expect(object["note"] is NSNull)
     }
 
     @Test("A part with no version where the document keeps its own is a clash")

@@ -115,13 +115,8 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return writer.role(of: key.stringValue, at: place)
     }
 
-    /// The finding for a value the type writes at `path`, where the spec writes a value: an
-    /// entry, when the keys come from data (see ``keysComeFromData(_:)``), or the type's own field.
-    private func clash(at path: [String]) -> SpecWriter.Finding {
-        keysFromData ? .entry(path: path) : .clash(path: path, atVersion: writer.isVersion(path))
-    }
-
-    /// Whether `value`, a single value written at `key`, goes to the real encoder.
+    /// Whether `value`, a single value written at `key`, goes to the real encoder: for a `nil`
+    /// (`isNil`), whether the type wrote nothing the spec's part would change on reading back.
     private func passes<T>(_ value: T, at key: Key, isNil: Bool = false) throws -> Bool {
         guard isWatched(key.stringValue) else {
             return true
@@ -138,13 +133,19 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             if isSame(value, spec) {
                 return false
             }
-            if !isNil, writer.givesWay(.value(spec), at: path) {
+            // A `null` the spec writes holds nothing: the type's value is written in its place,
+            // and the type's `nil` is that `null`.
+            if writer.givesWay(.value(spec), at: path) {
+                if isNil {
+                    return false
+                }
                 writer.giveWay(at: path)
                 return true
             }
-            // An integer (or nothing) where the version goes mirrors it, if its type can hold it.
+            // An integer where the version goes mirrors it, if its type can hold it, and so does
+            // an integer property's `nil`.
             let atVersion = writer.isVersion(path)
-            if atVersion, isNil || fits(writer.version, in: T.self) {
+            if atVersion, fits(writer.version, in: T.self) {
                 return false
             }
             throw writer.refuse(.clash(path: path, atVersion: atVersion))
@@ -214,8 +215,8 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     // A `nil` written with `encodeIfPresent` writes nothing, but tells the property's type: a
     // property that is not an integer where the version goes would not read the version back,
-    // so it is a clash even while it is `nil` (an integer's `nil` mirrors a `nil` version); and
-    // a `nil` where the spec writes another value would read back as the spec's value.
+    // so it is a clash even while it is `nil`; and a `nil` where the spec writes another value
+    // would read back as the spec's value. Both are decided as for any value (see `passes`).
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, key) }
     mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, key) }
     mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, key) }
@@ -245,13 +246,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let value {
             return try encode(value, forKey: key)
         }
-        guard case .value? = role(of: key) else {
-            return
-        }
-        let path = place.path + [key.stringValue]
-        if keysFromData || !writer.isVersion(path) || !fits(writer.version, in: T.self) {
-            throw writer.refuse(clash(at: path))
-        }
+        _ = try passes(value, at: key, isNil: true)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
