@@ -135,7 +135,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             }
             // A `null` the spec writes holds nothing: the type's value is written in its place,
             // and the type's `nil` is that `null`.
-            if writer.givesWay(.value(spec), at: path) {
+            if writer.givesWay(spec, at: path) {
                 if isNil {
                     return false
                 }
@@ -266,7 +266,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         keyedBy keyType: NestedKey.Type,
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        guard let role = watched(key.stringValue), case .object(let child) = role else {
+        guard let child = objectOpened(at: key.stringValue) else {
             return base.nestedContainer(keyedBy: keyType, forKey: ForwardedKey(key))
         }
         let shared = base.nestedContainer(keyedBy: ForwardedKey.self, forKey: ForwardedKey(key))
@@ -275,7 +275,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        if case .object(let child)? = watched(key.stringValue) {
+        if let child = objectOpened(at: key.stringValue) {
             writer.note(.notAnObject(path: child.path))
         }
         return base.nestedUnkeyedContainer(forKey: ForwardedKey(key))
@@ -291,32 +291,31 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private func placed(_ encoder: any Encoder, at key: String) -> any Encoder {
-        guard case .object(let child)? = watched(key) else {
+        guard let child = objectOpened(at: key) else {
             return encoder
         }
         writer.hold(child) { encoder.container(keyedBy: ForwardedKey.self) }
         return PlaceEncoder(base: encoder, place: child, writer: writer)
     }
 
-    /// What the spec writes at `key`, for a container or encoder the type opens there: a value
-    /// there is a clash, unless it is a `null` that gives way, since what is written through it
-    /// is not seen here.
-    private func watched(_ key: String) -> SpecWritten.Entry? {
+    /// The spec's object at `key`, where the type opens a container or encoder there. A value
+    /// the spec writes there is a clash, unless it is a `null` that gives way, since what is
+    /// written through the container is not seen here.
+    private func objectOpened(at key: String) -> SpecWritten? {
         if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
             writer.noteWritten(key, at: place, isEntry: false)
         }
-        let role = writer.role(of: key, at: place)
         let path = place.path + [key]
-        switch role {
-        case .value?:
-            if writer.givesWay(role!, at: path) {
+        switch writer.role(of: key, at: place) {
+        case .value(let spec)?:
+            if writer.givesWay(spec, at: path) {
                 writer.giveWay(at: path)
             } else {
                 writer.note(.clash(path: path, atVersion: writer.isVersion(path)))
             }
             return nil
-        case .object?:
-            return role
+        case .object(let child)?:
+            return child
         case nil:
             return nil
         }

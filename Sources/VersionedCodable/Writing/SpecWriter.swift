@@ -161,11 +161,8 @@ final class SpecWriter: Encoder {
     /// Whether the spec's `value` at `path` gives way to what the type writes there: a `null`
     /// the spec writes anywhere but at the version holds nothing (a spec that writes
     /// `"_metadata": null` for the `nil` version), so the type's value is written instead.
-    func givesWay(_ entry: SpecWritten.Entry, at path: [String]) -> Bool {
-        guard case .value(let value) = entry, (value as? any NilRepresentable)?.isNil == true else {
-            return false
-        }
-        return !isVersion(path)
+    func givesWay(_ value: any Encodable, at path: [String]) -> Bool {
+        (value as? any NilRepresentable)?.isNil == true && !isVersion(path)
     }
 
     /// Leaves the spec's value at `path` out, where it gives way to the type's.
