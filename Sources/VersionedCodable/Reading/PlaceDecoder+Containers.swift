@@ -131,18 +131,12 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
                 throw error.restoring(key, atDepth: base.codingPath.count)
             }
         }
-        return try decodeRouted(type, forKey: key, ifPresent: false)!
+        return try decodeRouted(type, forKey: key)
     }
 
-    /// `decode` or, where `ifPresent`, `decodeIfPresent` of a value where the spec reads, or where
-    /// the type reads and the spec has objects.
     @inline(never)
-    private func decodeRouted<T: Decodable>(_ type: T.Type, forKey key: Key, ifPresent: Bool) throws -> T? {
+    private func decodeRouted<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         guard let place else {
-            // While the spec reads, a missing key or `null` it reads if present is no value.
-            if ifPresent, try !base.contains(ForwardedKey(key)) || read(key, { try $0.decodeNil(forKey: $1) }) {
-                return nil
-            }
             // The spec follows every object it reads, so that its keys there are noted.
             let forwarded = ForwardedKey(key)
             let present = { base.contains(forwarded) && (try? base.decodeNil(forKey: forwarded)) == false }
@@ -153,11 +147,9 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
             return try T(from: PlaceDecoder(base: decoder, specKeys: notes.object(at: key.stringValue)))
         }
         guard let below = place.child(key.stringValue), Route(T.self, hasPlace: { true }) != .pass else {
-            return try read(key) {
-                ifPresent ? try $0.decodeIfPresent(type, forKey: $1) : try $0.decode(type, forKey: $1)
-            }
+            return try read(key) { try $0.decode(type, forKey: $1) }
         }
-        return try read(key) { try decode(type, below: below, at: $1, ifPresent: ifPresent) }
+        return try read(key) { try decode(type, below: below, at: $1, ifPresent: false)! }
     }
 
     // The real container's own `decodeIfPresent` is forwarded rather than the protocol's
@@ -215,7 +207,23 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
                 throw error.restoring(key, atDepth: base.codingPath.count)
             }
         }
-        return try decodeRouted(type, forKey: key, ifPresent: true)
+        return try decodeIfPresentRouted(type, forKey: key)
+    }
+
+    @inline(never)
+    private func decodeIfPresentRouted<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let place else {
+            // While the spec reads, a missing key or `null` is no value, and anything else is
+            // read as `decode` reads it, objects followed.
+            guard base.contains(ForwardedKey(key)), try !read(key, { try $0.decodeNil(forKey: $1) }) else {
+                return nil
+            }
+            return try decodeRouted(type, forKey: key)
+        }
+        guard let below = place.child(key.stringValue), Route(T.self, hasPlace: { true }) != .pass else {
+            return try read(key) { try $0.decodeIfPresent(type, forKey: $1) }
+        }
+        return try read(key) { try decode(type, below: below, at: $1, ifPresent: true) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
