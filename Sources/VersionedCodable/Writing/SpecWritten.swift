@@ -5,8 +5,8 @@
 /// ``VersionKeyAtRootVersionPathSpec``), and never changed after: an encode only reads it. Its
 /// root is the one object whose path is empty.
 // `@unchecked` because a spec's values are `any Encodable`, which the compiler cannot see are
-// not shared: the default spec's constant holds no value, and a recorded one is read only by
-// the encode that recorded it.
+// not shared: the default spec's constant holds only a `nil` in the version's place, and a
+// recorded one is read only by the encode that recorded it.
 struct SpecWritten: @unchecked Sendable {
     enum Entry {
         case value(any Encodable)
