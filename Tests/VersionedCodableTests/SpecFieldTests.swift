@@ -215,6 +215,49 @@ struct SpecFieldTests {
         #expect(object["note"] is NSNull)
     }
 
+    /// The `nil` version of a chain whose spec keeps the version at `_metadata.version`, with a
+    /// `_metadata` of its own that has a field there.
+    struct Unnumbered: VersionedCodable, Equatable {
+        struct Metadata: Codable, Equatable { var version: Int?; var by: String }
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: Metadata
+        var body: String
+    }
+
+    struct Numbered: VersionedCodable, Equatable {
+        static let version: Int? = 7
+        typealias PreviousVersion = Unnumbered
+        typealias VersionSpec = MetadataVersionSpec
+        var body: String
+        init(body: String) { self.body = body }
+        init(from old: Unnumbered) { body = "migrated: " + old.body }
+    }
+
+    /// The same, with a string where the version goes.
+    struct LabelledUnnumbered: VersionedCodable {
+        struct Metadata: Codable { var version: String?; var by: String }
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: Metadata
+    }
+
+    @Test("The nil version's integer where a custom spec keeps the version is a mirror, never read back as one")
+    func nilVersionUnderCustomSpec() throws {
+        let value = Unnumbered(_metadata: .init(version: 7, by: "x"), body: "b")
+        for (_, encode) in VersionPlacementTests.formats {
+            let data = try value.encodeTransparently(using: encode)
+            let read = try VersionPlacementTests.decode(Numbered.self, data)
+            #expect(read.storedVersion == nil)
+            #expect(read.wrappedValue == Numbered(body: "migrated: b"))
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try LabelledUnnumbered(_metadata: .init(version: "v7", by: "x")).encodeTransparently(using: encode)
+            }
+        }
+    }
+
     @Test("A part with no version where the document keeps its own is a clash")
     func unversionedPartAtVersionPlace() throws {
         let nested = PartAtVersionParent(_metadata: Versioned(Unversioned(editor: "Ada")))

@@ -88,14 +88,17 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private var keysFromData: Bool { keysComeFromData(Key.self) }
 
     /// Whether every key needs a look (under a key strategy, beside kept fields or older builds'
-    /// versions), rather than only those the spec writes.
+    /// versions, or where the `nil` version's place is not written), rather than only those the
+    /// spec writes.
     private let watchesEveryKey: Bool
 
     init(base: KeyedEncodingContainer<ForwardedKey>, place: SpecWritten, writer: SpecWriter) {
         self.base = base
         self.place = place
         self.writer = writer
-        watchesEveryKey = !writer.unknownFields.isEmpty || writer.olderBuilds != nil || writer.keyStrategy != nil
+        watchesEveryKey =
+            !writer.unknownFields.isEmpty || writer.olderBuilds != nil || writer.keyStrategy != nil
+            || writer.watchesVersionPaths
     }
 
     /// Whether anything is written at `key` besides what the type writes: the first question

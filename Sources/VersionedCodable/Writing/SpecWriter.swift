@@ -148,6 +148,11 @@ final class SpecWriter: Encoder {
         if let index = place.keys.firstIndex(of: key) {
             return index == place.versionIndex ? .value(version) : place.values[index]
         }
+        if watchesVersionPaths, isVersion(place.path + [key]) {
+            // Where a custom spec keeps the version but writes nothing for `nil`: a type's value
+            // there would be read back as the version.
+            return .value(Int?.none)
+        }
         guard let olderBuilds, let declaration, declaration.path == place.path else {
             return nil
         }
@@ -173,8 +178,10 @@ final class SpecWriter: Encoder {
     /// The paths from the root to the integers the spec wrote that are the version, first in
     /// the order it wrote them: the default spec's `version`, or each integer that another spec
     /// writes as this version, and as another version of the chain when it is asked to write
-    /// that one, with this encoder's `userInfo`. Asked only when a type writes where the spec
-    /// does, or the document names older builds.
+    /// that one, with this encoder's `userInfo`. For the `nil` version, which a spec writes as
+    /// `null` or not at all, they are the paths where the other version's is, wherever this
+    /// encode's spec wrote no integer. Asked only when a type writes where the spec does, or the
+    /// document names older builds.
     private(set) lazy var versionPaths: [[String]] = {
         if let index = spec.versionIndex {
             return [[spec.keys[index]]]
@@ -187,9 +194,19 @@ final class SpecWriter: Encoder {
             return []
         }
         let changed = recorded.integers().filter { $0.value == other }.map(\.path)
-        return self.spec.integers().filter { $0.value == version && changed.contains($0.path) }
-            .map(\.path)
+        let integers = self.spec.integers()
+        if version == nil {
+            return changed.filter { path in !integers.contains { $0.path == path } }
+        }
+        return integers.filter { $0.value == version && changed.contains($0.path) }.map(\.path)
     }()
+
+    /// Whether the keys where the version goes are watched even where this encode's spec writes
+    /// nothing: a custom spec writing the `nil` version, whose places are known only by asking
+    /// it for another version.
+    var watchesVersionPaths: Bool {
+        version == nil && spec.versionIndex == nil
+    }
 
     /// Whether the spec writes the version at `path`.
     func isVersion(_ path: [String]) -> Bool {
