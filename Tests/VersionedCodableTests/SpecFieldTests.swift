@@ -79,6 +79,35 @@ struct NullNoteSpec: VersionPathSpec {
     enum CodingKeys: String, CodingKey { case version, note }
 }
 
+/// Keeps the version at `_metadata.version`, and writes no `_metadata` for the `nil` version: none
+/// at all, or `null` when `writesNull`.
+struct OptionalMetadataSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+    struct Metadata: Codable { var version: Int? }
+    var _metadata: Metadata?
+    var version: Int? { _metadata?.version }
+    static let writesNull = CodingUserInfoKey(rawValue: "writesNull")!
+
+    init(withVersion version: Int?) {
+        _metadata = version.map { Metadata(version: $0) }
+    }
+
+    init(from decoder: any Decoder) throws {
+        _metadata = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Metadata.self, forKey: ._metadata)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if encoder.userInfo[Self.writesNull] as? Bool == true {
+            try container.encode(_metadata, forKey: ._metadata)
+        } else {
+            try container.encodeIfPresent(_metadata, forKey: ._metadata)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case _metadata }
+}
+
 @Suite("What a spec writes beside the version")
 struct SpecFieldTests {
     /// An optional field where the spec writes `null`.
@@ -242,6 +271,43 @@ struct SpecFieldTests {
         typealias PreviousVersion = NothingEarlier
         typealias VersionSpec = MetadataVersionSpec
         var _metadata: Metadata
+    }
+
+    struct OptionalUnnumbered: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = OptionalMetadataSpec
+        var _metadata: Unnumbered.Metadata?
+        var body: String
+    }
+
+    struct OptionalNumbered: VersionedCodable, Equatable {
+        static let version: Int? = 7
+        typealias PreviousVersion = OptionalUnnumbered
+        typealias VersionSpec = OptionalMetadataSpec
+        var body: String
+        init(body: String) { self.body = body }
+        init(from old: OptionalUnnumbered) { body = "migrated: " + old.body }
+    }
+
+    @Test("The nil version's own object where a custom spec writes none or null is followed to the version's place")
+    func nilVersionWhereTheSpecWritesNoObject() throws {
+        for writesNull in [false, true] {
+            let encoder = JSONEncoder()
+            encoder.userInfo[OptionalMetadataSpec.writesNull] = writesNull
+            for metadata in [Unnumbered.Metadata(version: 7, by: "x"), nil] {
+                let data = try encoder.encode(versioned: OptionalUnnumbered(_metadata: metadata, body: "b"))
+                let read = try JSONDecoder().decodeWithStoredVersion(OptionalNumbered.self, from: data)
+                #expect(read.storedVersion == nil)
+                #expect(read.wrappedValue == OptionalNumbered(body: "migrated: b"))
+                let object = try VersionPlacementTests.object(data)
+                if let metadata {
+                    #expect((object["_metadata"] as? [String: Any])?["by"] as? String == metadata.by)
+                } else {
+                    #expect(writesNull ? object["_metadata"] is NSNull : object["_metadata"] == nil)
+                }
+            }
+        }
     }
 
     @Test("The nil version's integer where a custom spec keeps the version is a mirror, never read back as one")

@@ -262,6 +262,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let optional = value as? any NilRepresentable, optional.isNil {
             return
         }
+        writer.giveWayToObject(at: child)
         try base.encode(try writer.following(value, at: child), forKey: ForwardedKey(key))
     }
 
@@ -318,6 +319,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             }
             return nil
         case .object(let child)?:
+            writer.giveWayToObject(at: child)
             return child
         case nil:
             return nil

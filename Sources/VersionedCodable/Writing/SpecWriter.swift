@@ -145,14 +145,39 @@ final class SpecWriter: Encoder {
     /// What the spec writes at `key` of `place` in this encode, if anything: the keys beside the
     /// version that say which older builds may read and write among them, when they are written.
     func role(of key: String, at place: SpecWritten) -> SpecWritten.Entry? {
-        if let index = place.keys.firstIndex(of: key) {
-            return index == place.versionIndex ? .value(version) : place.values[index]
+        let index = place.keys.firstIndex(of: key)
+        if let index, index == place.versionIndex {
+            return .value(version)
         }
-        if watchesVersionPaths, isVersion(place.path + [key]) {
-            // Where a custom spec keeps the version but writes nothing for `nil`: a type's value
-            // there would be read back as the version.
-            return .value(Int?.none)
+        if watchesVersionPaths {
+            // Where a custom spec keeps the version but writes nothing or `null` for `nil`, a
+            // type's value would be read back as the version: the place is watched as the spec's
+            // `nil`, and an object the version's path passes through is followed (an empty place,
+            // which the spec's `null` gives way to).
+            let path = place.path + [key]
+            let spec = index.map { place.values[$0] }
+            switch spec {
+            case .object?: return spec
+            case .value(let value)? where (value as? any NilRepresentable)?.isNil != true: return spec
+            default: break
+            }
+            if isVersion(path) {
+                return .value(Int?.none)
+            }
+            if versionPaths.contains(where: { $0.count > path.count && $0.starts(with: path) }) {
+                return .object(SpecWritten(path: path, keys: [], values: []))
+            }
+            return spec ?? declared(key, at: place)
         }
+        if let index {
+            return place.values[index]
+        }
+        return declared(key, at: place)
+    }
+
+    /// What is written at `key` of `place` beside the version: the oldest versions that may read
+    /// and write the document, when they are.
+    private func declared(_ key: String, at place: SpecWritten) -> SpecWritten.Entry? {
         guard let olderBuilds, let declaration, declaration.path == place.path else {
             return nil
         }
@@ -168,6 +193,14 @@ final class SpecWriter: Encoder {
     /// `"_metadata": null` for the `nil` version), so the type's value is written instead.
     func givesWay(_ value: any Encodable, at path: [String]) -> Bool {
         (value as? any NilRepresentable)?.isNil == true && !isVersion(path)
+    }
+
+    /// Leaves out a `null` the spec writes where the type's object is followed into an empty
+    /// place for the `nil` version's path (see ``role(of:at:)``).
+    func giveWayToObject(at child: SpecWritten) {
+        if watchesVersionPaths, child.keys.isEmpty {
+            giveWay(at: child.path)
+        }
     }
 
     /// Leaves the spec's value at `path` out, where it gives way to the type's.
