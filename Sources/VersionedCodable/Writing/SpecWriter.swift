@@ -156,15 +156,16 @@ final class SpecWriter: Encoder {
             // which the spec's `null` gives way to).
             let path = place.path + [key]
             let spec = index.map { place.values[$0] }
+            let writesNothing: Bool
             switch spec {
-            case .object?: return spec
-            case .value(let value)? where (value as? any NilRepresentable)?.isNil != true: return spec
-            default: break
+            case nil: writesNothing = true
+            case .value(let value)?: writesNothing = givesWay(value, at: path)
+            case .object?: writesNothing = false
             }
-            if isVersion(path) {
+            if writesNothing, isVersion(path) {
                 return .value(Int?.none)
             }
-            if versionPaths.contains(where: { $0.count > path.count && $0.starts(with: path) }) {
+            if writesNothing, versionPaths.contains(where: { $0.count > path.count && $0.starts(with: path) }) {
                 return .object(SpecWritten(path: path, keys: [], values: []))
             }
             return spec ?? declared(key, at: place)
