@@ -217,13 +217,29 @@ struct HandWrittenKeyTypesTests {
 
     @Test("An integer a dictionary's own encoding writes under the version's key is refused, never a mirror")
     func dictionaryIntegerAtVersionStaysRefused() throws {
-        for (_, encode) in VersionPathSpecTests.encoders() {
-            #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
-                try KeyStrategyClashTests.Outline<String>(["version": 7, "a": 1]).encodeTransparently(using: encode)
+        for (name, encode) in VersionPathSpecTests.encoders() {
+            for map in [["version": 7, "a": 1], ["version": 1]] {
+                #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version"), "\(name)") {
+                    try KeyStrategyClashTests.Outline<String>(map).encodeTransparently(using: encode)
+                }
             }
-            #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
-                try KeyStrategyClashTests.Tabulated(rows: ["version": 7]).encodeTransparently(using: encode)
-            }
+            // An integer key is written under its own name, "0", which the spec does not write.
+            let levels = KeyStrategyClashTests.Outline<Int>([0: 7])
+            let data = try levels.encodeTransparently(using: encode)
+            let read = try VersionPathSpecTests.decode(KeyStrategyClashTests.Outline<Int>.self, data)
+            #expect(read.map == [0: 7], "\(name)")
+        }
+    }
+
+    @Test("An integer the type writes itself under the version's key with an open key type mirrors the version")
+    func openKeyIntegerAtVersionIsAMirror() throws {
+        // What is written decides, not what the key type accepts: the type's own `encode(to:)`
+        // writes this integer, as it would a property, so it mirrors the version (1.2's rule).
+        for (name, encode) in VersionPathSpecTests.encoders() {
+            let value = KeyStrategyClashTests.Tabulated(rows: ["version": 7, "a": 2])
+            let data = try value.encodeTransparently(using: encode)
+            let object = try VersionPathSpecTests.topLevel(data)
+            #expect(object as? [String: Int] == ["version": 1, "a": 2], "\(name)")
         }
     }
 

@@ -51,8 +51,8 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     /// which would lose the fields this build keeps without knowing them.
     case cannotWriteNewerDocument(storedVersion: Int, writableFrom: Int)
 
-    /// The type writes a dictionary (or another container whose keys come from data) with an
-    /// entry under `key`, where its ``VersionPathSpec`` writes: the entry would be lost.
+    /// The type writes a dictionary, or hands its encoder to one, with an entry under `key`,
+    /// where its ``VersionPathSpec`` writes: the entry would be lost.
     ///
     /// A mirror of the version is a property the type declares, never a dictionary entry. Only
     /// an entry whose key is the spec's key, as given, is refused; see <doc:VersionPaths>.

@@ -43,13 +43,29 @@ func isSingleValue(_ type: Any.Type) -> Bool {
         || type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type
 }
 
-/// Whether the values a keyed container writes are a dictionary's entries rather than a type's
-/// fields: its key type accepts any string, as the key type of a dictionary's own encoding does.
+/// Whether the values a keyed container writes are the entries of a Swift `Dictionary` that the
+/// type hands its encoder to (`try counts.encode(to: encoder)`), rather than the type's own
+/// fields: Swift's dictionary opens every keyed container it writes with a key type of its own,
+/// which nothing else uses.
 ///
-/// Asked only of a value written under a key the spec writes, to tell a dictionary the type
-/// hands its encoder to (`try counts.encode(to: encoder)`) from the type's own field, which
-/// nothing else the encoder sees tells apart: an entry is never a mirror of the version. A
-/// container or super encoder opened under such a key is never an entry, whatever its key type.
-func keysComeFromData<Key: CodingKey>(_ type: Key.Type) -> Bool {
-    Key(stringValue: "\u{1}not a declared key\u{1}") != nil
+/// Asked only of a value written under a key the spec writes, where an entry is refused (it
+/// would be lost) and a field is a mirror of the version or a clash. Every other key type's
+/// values, an open one that accepts any string included, are the type's own.
+func writesDictionaryEntries<Key: CodingKey>(_ type: Key.Type) -> Bool {
+    ObjectIdentifier(Key.self) == dictionaryKeyType
 }
+
+/// The key type Swift's dictionary writes its entries with, found once by watching one encode:
+/// an entry's encoder has the entry's key last in its coding path.
+private let dictionaryKeyType: ObjectIdentifier = {
+    final class EntryProbe: Encodable {
+        var keyType: ObjectIdentifier?
+        func encode(to encoder: any Encoder) throws {
+            keyType = encoder.codingPath.last.map { ObjectIdentifier(type(of: $0)) }
+        }
+    }
+    let probe = EntryProbe()
+    // Integer keys, which every coder writes through the dictionary's own encoding.
+    _ = try? JSONEncoder().encode([0: probe])
+    return probe.keyType ?? ObjectIdentifier(Never.self)
+}()

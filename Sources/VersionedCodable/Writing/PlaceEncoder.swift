@@ -70,8 +70,8 @@ struct Following<Value: Encodable>: Encodable {
 ///
 /// A single value at the version's key that is an integer (or nothing) mirrors the version:
 /// it is left out, and the version is written in its place. Any other value at a key the spec
-/// writes would be lost, and is refused; so is any entry there of a container whose keys come
-/// from data (a dictionary's), where nothing mirrors the version. An object at a key where the
+/// writes would be lost, and is refused; so is any entry there of a Swift dictionary the type
+/// hands its encoder to, where nothing mirrors the version. An object at a key where the
 /// spec writes an object is followed, so that the spec's part is merged into it.
 ///
 /// The object is opened with the library's key type, and the type's keys are written through
@@ -83,9 +83,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var base: KeyedEncodingContainer<ForwardedKey>
     let place: SpecWritten
     let writer: SpecWriter
-    /// Whether the keys come from data, so that each is an entry rather than a field: asked only
-    /// of a value under a key the spec writes.
-    private var keysFromData: Bool { keysComeFromData(Key.self) }
+    /// Whether the values are a Swift dictionary's entries rather than the type's fields: asked
+    /// only of a value under a key the spec writes.
+    private var writesEntries: Bool { writesDictionaryEntries(Key.self) }
 
     /// Whether every key needs a look (under a key strategy, beside kept fields or older builds'
     /// versions, or where the `nil` version's place is not written), rather than only those the
@@ -113,7 +113,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// What the spec writes at `key`.
     private func role(of key: Key) -> SpecWritten.Entry? {
         if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
-            writer.noteWritten(key.stringValue, at: place, isEntry: keysFromData)
+            writer.noteWritten(key.stringValue, at: place, isEntry: writesEntries)
         }
         return writer.role(of: key.stringValue, at: place)
     }
@@ -129,7 +129,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             return true
         case .value(let spec)?:
             let path = place.path + [key.stringValue]
-            if keysFromData {
+            if writesEntries {
                 throw writer.refuse(.entry(path: path))
             }
             // A copy of what the spec writes there is left out, since the spec writes it.
