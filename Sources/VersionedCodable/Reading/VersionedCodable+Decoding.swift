@@ -105,7 +105,12 @@ extension VersionedCodable {
             // is written back there.
             if readingNewer, chain.problem == nil, let stored = storedVersion, let newest = version,
                 stored > newest, shared.foundByOwnSpec,
-                let declared = try readDeclaration(in: shared.sharedRoot(), shared.place, stored: stored),
+                let declared = try readDeclaration(
+                    in: shared.sharedRoot(),
+                    shared.place,
+                    stored: stored,
+                    versionKeyIsKnown: VersionSpec.self == VersionKeyAtRootVersionPathSpec.self
+                ),
                 declared.readableFrom <= newest
             {
                 shared.newer = (stored, declared.readableFrom, declared.writableFrom)
@@ -139,11 +144,13 @@ extension VersionedCodable {
 
     /// The oldest versions that the document says may read and write it, if it says: beside
     /// a value the spec read that holds the version, in `object`, the object where `keys` were
-    /// read.
+    /// read. Where `versionKeyIsKnown` (the default spec, which read the version as an integer
+    /// from its one key), that key is not read again.
     private static func readDeclaration(
         in object: KeyedDecodingContainer<ForwardedKey>,
         _ keys: KeysRead,
-        stored: Int
+        stored: Int,
+        versionKeyIsKnown: Bool = false
     ) throws -> (readableFrom: Int, writableFrom: Int)? {
         for key in keys.keys {
             let forwarded = ForwardedKey(stringValue: key)
@@ -160,7 +167,7 @@ extension VersionedCodable {
                 return found
             }
             let declaration = declarationKeys(besideVersionKey: key)
-            guard (try? object.decodeIfPresent(Int.self, forKey: forwarded)) == stored,
+            guard versionKeyIsKnown || (try? object.decodeIfPresent(Int.self, forKey: forwarded)) == stored,
                 let readable = try object.decodeIfPresent(
                     Int.self,
                     forKey: ForwardedKey(stringValue: declaration.readable)
