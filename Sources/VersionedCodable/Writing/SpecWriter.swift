@@ -149,13 +149,13 @@ final class SpecWriter: Encoder {
         if let index, index == place.versionIndex {
             return .value(version)
         }
+        let spec = index.map { place.values[$0] }
         if watchesVersionPaths {
             // Where a custom spec keeps the version but writes nothing or `null` for `nil`, a
             // type's value would be read back as the version: the place is watched as the spec's
             // `nil`, and an object the version's path passes through is followed (an empty place,
             // which the spec's `null` gives way to).
             let path = place.path + [key]
-            let spec = index.map { place.values[$0] }
             let writesNothing: Bool
             switch spec {
             case nil: writesNothing = true
@@ -168,12 +168,8 @@ final class SpecWriter: Encoder {
             if writesNothing, versionPaths.contains(where: { $0.count > path.count && $0.starts(with: path) }) {
                 return .object(SpecWritten(path: path, keys: [], values: []))
             }
-            return spec ?? declared(key, at: place)
         }
-        if let index {
-            return place.values[index]
-        }
-        return declared(key, at: place)
+        return spec ?? declared(key, at: place)
     }
 
     /// What is written at `key` of `place` beside the version: the oldest versions that may read
