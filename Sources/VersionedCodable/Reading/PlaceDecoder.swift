@@ -1,3 +1,5 @@
+import Foundation
+
 /// The decoder of an object where a spec reads: a versioned part's root, which its spec and its
 /// type both read through, or an object below it where the spec reads (`_metadata`).
 ///
@@ -112,5 +114,441 @@ extension DecodingError {
         @unknown default:
             return self
         }
+    }
+}
+
+// MARK: - Containers
+
+// Reading an object where a spec reads (the root, or `_metadata` under a `_metadata.version`
+// spec), for the spec itself or for the type. While the spec reads (`place` is `nil`), every key
+// it reads is noted, and every object it reads is followed, so that what it read is known. While
+// the type reads, what the spec read there is the library's: a type that lists the object's
+// keys, or reads it as a dictionary, does not see it, and an optional object that holds nothing
+// but what the spec wrote is `nil`. Which of these happens to a value is ``Route``'s to say.
+
+/// A single-value container at an object where a spec reads (a type that forwards its decoding
+/// to another): what is read through it stands at that object.
+struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
+    let base: any SingleValueDecodingContainer
+    /// The decoder a value forwarded here reads from: the noting decoder while the spec reads,
+    /// the real one while the type reads.
+    let decoder: any Decoder
+    let place: KeysRead?
+    let notes: KeyNotes?
+
+    var codingPath: [any CodingKey] { base.codingPath }
+
+    func decodeNil() -> Bool { base.decodeNil() }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        switch (Route(T.self, hasPlace: { true }), place) {
+        case (.pass, _), (.dictionary, nil):
+            return try base.decode(type)
+        case (.follow, nil):
+            // The spec forwards its decoding to a struct at the same place.
+            return try T(from: decoder)
+        case (_, let place?):
+            return try decodeObject(type, place, from: decoder, notes: notes)
+        }
+    }
+}
+
+/// A keyed container at an object where a spec reads, over the object opened with the library's
+/// key type: at the root, the one container that the spec and the type share.
+///
+/// Errors that pass through it are given the type's own key back in place of the library's, so
+/// that a `DecodingError` reads as it would without versioning. The standard library's box
+/// copies the container for every field a type reads, so it holds few references.
+struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let base: KeyedDecodingContainer<ForwardedKey>
+    /// What the spec read here, while the type reads; `nil` while the spec reads.
+    let place: KeysRead?
+    /// Where the keys read here are noted: the spec's while it reads, the type's at the root of
+    /// a document newer than this build.
+    let notes: KeyNotes?
+
+    var codingPath: [any CodingKey] { base.codingPath }
+
+    var allKeys: [Key] {
+        // Listing keys is not reading them.
+        base.allKeys.compactMap { key in
+            if let place, place.owns(key.stringValue) {
+                return nil
+            }
+            return key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)
+        }
+    }
+
+    func contains(_ key: Key) -> Bool {
+        base.contains(ForwardedKey(key))
+    }
+
+    /// What `body` reads at `key`, noted, with the type's own key put back in an error.
+    @inline(__always)
+    private func read<T>(
+        _ key: Key,
+        noting isRead: (T) -> Bool = { _ in true },
+        _ body: (KeyedDecodingContainer<ForwardedKey>, ForwardedKey) throws -> T
+    ) throws -> T {
+        do {
+            let value = try body(base, ForwardedKey(key))
+            // Noted once read: a type may try one kind of value, and fall back to another key.
+            if let notes, isRead(value) {
+                notes.note(key.stringValue)
+            }
+            return value
+        } catch let error as DecodingError {
+            if place == nil {
+                noteIfMissing(key, error)
+            }
+            throw error.restoring(key, atDepth: base.codingPath.count)
+        }
+    }
+
+    /// Notes that the spec asked for a key that is missing or `null`: a document without it has
+    /// no version.
+    @inline(never)
+    private func noteIfMissing(_ key: Key, _ error: DecodingError) {
+        let forwarded = ForwardedKey(key)
+        switch error {
+        case .keyNotFound where !base.contains(forwarded): notes?.metMissingKey = true
+        case .valueNotFound where (try? base.decodeNil(forKey: forwarded)) == true: notes?.metMissingKey = true
+        default: break
+        }
+    }
+
+    // Every overload is forwarded by hand, each to the real container's overload of the same
+    // type, rather than all through the generic `decode(_:forKey:)`: the real container's typed
+    // overloads are its fast paths (no generic dispatch, no boxing of the value), and a generic
+    // fallback would cost every field of every versioned decode.
+    func decodeNil(forKey key: Key) throws -> Bool {
+        // Only a `null` is read by asking: any other value is read by decoding it.
+        try read(key, noting: { $0 }) { try $0.decodeNil(forKey: $1) }
+    }
+    func decode(_ t: Bool.Type, forKey key: Key) throws -> Bool { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: String.Type, forKey key: Key) throws -> String { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Double.Type, forKey key: Key) throws -> Double { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Float.Type, forKey key: Key) throws -> Float { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int.Type, forKey key: Key) throws -> Int { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int8.Type, forKey key: Key) throws -> Int8 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int16.Type, forKey key: Key) throws -> Int16 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int32.Type, forKey key: Key) throws -> Int32 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: Int64.Type, forKey key: Key) throws -> Int64 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt.Type, forKey key: Key) throws -> UInt { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt8.Type, forKey key: Key) throws -> UInt8 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt16.Type, forKey key: Key) throws -> UInt16 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt32.Type, forKey key: Key) throws -> UInt32 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode(_ t: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) { try $0.decode(t, forKey: $1) } }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        // Nested values (versioned parts among them) recurse through this frame, so the common
+        // case reads the real container itself, and a place below is decided out of line.
+        if let place, place.objects.isEmpty {
+            do {
+                let value = try base.decode(type, forKey: ForwardedKey(key))
+                notes?.note(key.stringValue)
+                return value
+            } catch let error as DecodingError {
+                throw error.restoring(key, atDepth: base.codingPath.count)
+            }
+        }
+        return try decodeRouted(type, forKey: key)
+    }
+
+    @inline(never)
+    private func decodeRouted<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        guard let place else {
+            // The spec follows every object it reads, so that its keys there are noted.
+            let forwarded = ForwardedKey(key)
+            let present = { base.contains(forwarded) && (try? base.decodeNil(forKey: forwarded)) == false }
+            guard case .follow = Route(T.self, hasPlace: present), let notes else {
+                return try read(key) { try $0.decode(type, forKey: $1) }
+            }
+            let decoder = try read(key) { try $0.superDecoder(forKey: $1) }
+            return try T(from: PlaceDecoder(base: decoder, specKeys: notes.object(at: key.stringValue)))
+        }
+        guard let below = place.child(key.stringValue), Route(T.self, hasPlace: { true }) != .pass else {
+            return try read(key) { try $0.decode(type, forKey: $1) }
+        }
+        return try read(key) { try decode(type, below: below, at: $1, ifPresent: false)! }
+    }
+
+    // The real container's own `decodeIfPresent` is forwarded rather than the protocol's
+    // default, because a decoder may treat a missing key and `null` in its own way.
+    func decodeIfPresent(_ t: Bool.Type, forKey k: Key) throws -> Bool? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: String.Type, forKey k: Key) throws -> String? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Double.Type, forKey k: Key) throws -> Double? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Float.Type, forKey k: Key) throws -> Float? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Int.Type, forKey k: Key) throws -> Int? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Int8.Type, forKey k: Key) throws -> Int8? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Int16.Type, forKey k: Key) throws -> Int16? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Int32.Type, forKey k: Key) throws -> Int32? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: Int64.Type, forKey k: Key) throws -> Int64? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: UInt.Type, forKey k: Key) throws -> UInt? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: UInt8.Type, forKey k: Key) throws -> UInt8? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: UInt16.Type, forKey k: Key) throws -> UInt16? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: UInt32.Type, forKey k: Key) throws -> UInt32? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent(_ t: UInt64.Type, forKey k: Key) throws -> UInt64? {
+        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+    }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        // As in `decode`, the common case reads the real container itself.
+        if let place, place.objects.isEmpty {
+            do {
+                let value = try base.decodeIfPresent(type, forKey: ForwardedKey(key))
+                notes?.note(key.stringValue)
+                return value
+            } catch let error as DecodingError {
+                throw error.restoring(key, atDepth: base.codingPath.count)
+            }
+        }
+        return try decodeIfPresentRouted(type, forKey: key)
+    }
+
+    @inline(never)
+    private func decodeIfPresentRouted<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let place else {
+            // While the spec reads, a missing key or `null` is no value, and anything else is
+            // read as `decode` reads it, objects followed.
+            guard base.contains(ForwardedKey(key)), try !read(key, { try $0.decodeNil(forKey: $1) }) else {
+                return nil
+            }
+            return try decodeRouted(type, forKey: key)
+        }
+        guard let below = place.child(key.stringValue), Route(T.self, hasPlace: { true }) != .pass else {
+            return try read(key) { try $0.decodeIfPresent(type, forKey: $1) }
+        }
+        return try read(key) { try decode(type, below: below, at: $1, ifPresent: true) }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type,
+        forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        // A type that opens the spec's object by hand and lists its keys does not see the spec's.
+        guard let (place, notes) = below(key.stringValue) else {
+            return try read(key) { try $0.nestedContainer(keyedBy: type, forKey: $1) }
+        }
+        let object = try read(key) { try $0.nestedContainer(keyedBy: ForwardedKey.self, forKey: $1) }
+        return KeyedDecodingContainer(PlaceKeyedDecodingContainer<NestedKey>(base: object, place: place, notes: notes))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try read(key) { try $0.nestedUnkeyedContainer(forKey: $1) }
+    }
+
+    func superDecoder() throws -> any Decoder {
+        // Foundation's coders read a key-less super decoder under "super".
+        placed(try base.superDecoder(), at: "super")
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        placed(try read(key) { try $0.superDecoder(forKey: $1) }, at: key.stringValue)
+    }
+
+    /// A `T` at `key`, where the spec read the object `below`: a missing key or `null` is the
+    /// container's to answer, as in a plain decode, and an object that holds nothing but what the
+    /// spec wrote is nothing (`{"_metadata": {"version": 2}}`, written for a `nil` object).
+    private func decode<T: Decodable>(
+        _ type: T.Type,
+        below: KeysRead,
+        at key: ForwardedKey,
+        ifPresent: Bool
+    ) throws -> T? {
+        guard base.contains(key), try !base.decodeNil(forKey: key) else {
+            return ifPresent ? nil : try base.decode(type, forKey: key)
+        }
+        if ifPresent || nilValue(of: T.self) != nil,
+            let object = try? base.nestedContainer(keyedBy: ForwardedKey.self, forKey: key),
+            below.ownsAll(object.allKeys.map(\.stringValue))
+        {
+            return ifPresent ? nil : nilValue(of: T.self)
+        }
+        return try decodeObject(type, below, from: base.superDecoder(forKey: key))
+    }
+
+    /// `decoder`, standing at `key`, through the place below it if there is one.
+    private func placed(_ decoder: any Decoder, at key: String) -> any Decoder {
+        notes?.note(key)
+        guard let (place, notes) = below(key) else {
+            return decoder
+        }
+        return place.map { PlaceDecoder(base: decoder, place: $0) } ?? PlaceDecoder(base: decoder, specKeys: notes)
+    }
+
+    /// The place of the object at `key`, while the type reads, if the spec read one there; while
+    /// the spec reads, where it notes its keys there.
+    private func below(_ key: String) -> (place: KeysRead?, notes: KeyNotes?)? {
+        guard let place else {
+            return notes.map { (nil, $0.object(at: key)) }
+        }
+        return place.child(key).map { ($0, nil) }
+    }
+}
+
+/// Decodes a `T` from `decoder`, which stands at an object where the spec reads: a dictionary
+/// without what the spec read, anything else through a ``PlaceDecoder``. At the root of a
+/// document newer than this build, what was read is noted in `notes` once it is read.
+func decodeObject<T: Decodable>(
+    _ type: T.Type,
+    _ place: KeysRead,
+    from decoder: any Decoder,
+    notes: KeyNotes? = nil
+) throws -> T {
+    if let dictionary = T.self as? any DictionaryAtPlace.Type {
+        let value = try dictionary.decode(from: decoder, leavingOut: place) as! T
+        notes?.readAll = true
+        return value
+    }
+    let value = try T(from: PlaceDecoder(base: decoder, place: place))
+    notes?.forwarded = true
+    return value
+}
+
+// MARK: - What was read at a place
+
+/// The keys a spec read at one object of a document, and the objects below it where it read:
+/// what the type reading the same object does not see there.
+///
+/// Made once the spec is done reading, from its ``KeyNotes``, or the default spec's constants
+/// (see ``VersionKeyAtRootVersionPathSpec``), and never changed after, so tasks share those.
+final class KeysRead: Sendable {
+    let keys: [String]
+    /// Keys beside the values read that name the older builds that may read the document: not
+    /// read, but the spec's all the same.
+    let declarations: [String]
+    let objects: [(key: String, keys: KeysRead)]
+
+    init(_ keys: [String], declarations: [String] = [], objects: [(key: String, keys: KeysRead)] = []) {
+        self.keys = keys
+        self.declarations = declarations
+        self.objects = objects
+    }
+
+    func child(_ key: String) -> KeysRead? {
+        objects.first { $0.key == key }?.keys
+    }
+
+    /// Whether `key` was read here.
+    func owns(_ key: String) -> Bool {
+        keys.contains(key) || declarations.contains(key)
+    }
+
+    /// Whether `objectKeys`, the keys of an object in a document, are all single values read
+    /// here: such an object holds only what the spec wrote.
+    func ownsAll(_ objectKeys: [String]) -> Bool {
+        objectKeys.allSatisfy { owns($0) && child($0) == nil }
+    }
+}
+
+/// The keys read at one object of a document, and at the objects below it, while they are
+/// read: by a spec, or, at the root of a document newer than this build, by the type, whose
+/// unread keys are kept.
+///
+/// Made for one decode, filled while its reader reads, and ended with it.
+final class KeyNotes {
+    private(set) var keys: [String] = []
+    private var objects: [(key: String, notes: KeyNotes)] = []
+    /// Whether the reader asked for a key that is missing or `null` here.
+    var metMissingKey = false
+    /// Whether the reader read every key at once (a dictionary).
+    var readAll = false
+    /// Whether the reader forwarded the object to another type, whose keys are not noted.
+    var forwarded = false
+
+    init(capacity: Int = 0) {
+        keys.reserveCapacity(capacity)
+    }
+
+    func note(_ key: String) {
+        if !keys.contains(key) {
+            keys.append(key)
+        }
+    }
+
+    /// The notes of the object below `key`, made if the reader has not read one there yet.
+    func object(at key: String) -> KeyNotes {
+        if let existing = child(key) {
+            return existing
+        }
+        let made = KeyNotes()
+        objects.append((key, made))
+        note(key)
+        return made
+    }
+
+    private func child(_ key: String) -> KeyNotes? {
+        objects.first { $0.key == key }?.notes
+    }
+
+    /// Whether the reader met a missing key or `null` here or below.
+    var metMissingKeyAnywhere: Bool {
+        metMissingKey || objects.contains { $0.notes.metMissingKeyAnywhere }
+    }
+
+    /// What was read, as the spec's place: `made`, the place of an earlier document of the same
+    /// type, where it is the same (so that a decode allocates none), or a new one.
+    func read(namingOlderBuilds: Bool, as made: KeysRead) -> KeysRead {
+        isRead(as: made, namingOlderBuilds: namingOlderBuilds) ? made : read(namingOlderBuilds: namingOlderBuilds)
+    }
+
+    /// Whether `place` is what ``read(namingOlderBuilds:)`` makes of these notes.
+    private func isRead(as place: KeysRead, namingOlderBuilds: Bool) -> Bool {
+        guard keys == place.keys, objects.count == place.objects.count else {
+            return false
+        }
+        var singleValues = 0
+        for key in keys {
+            if let child = child(key) {
+                guard let other = place.child(key), child.isRead(as: other, namingOlderBuilds: namingOlderBuilds) else {
+                    return false
+                }
+            } else {
+                singleValues += 1
+            }
+        }
+        // The keys that name older builds follow from the keys read.
+        return place.declarations.count == (namingOlderBuilds ? 2 * singleValues : 0)
+    }
+
+    /// What was read, as the spec's place. In a document that may name the older builds that
+    /// may read and write it, the keys beside each single value read that would name them, if
+    /// the value is its version, are the spec's too.
+    func read(namingOlderBuilds: Bool) -> KeysRead {
+        var declarations: [String] = []
+        var below: [(key: String, keys: KeysRead)] = []
+        for key in keys {
+            if let child = child(key) {
+                below.append((key, child.read(namingOlderBuilds: namingOlderBuilds)))
+            } else if namingOlderBuilds {
+                let declaration = declarationKeys(besideVersionKey: key)
+                declarations += [declaration.readable, declaration.writable]
+            }
+        }
+        return KeysRead(keys, declarations: declarations, objects: below)
     }
 }
