@@ -51,7 +51,8 @@ extension JSONDecoder {
     ) throws -> Versioned<ExpectedType> {
         // Inlinable, so that the chain walk is compiled here, for the caller's type.
         if #available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *) {
-            return try decode(VersionedDocument<ExpectedType>.self, from: data, configuration: ChainWalk()).versioned
+            let walk = ExpectedType.decodeMigrating
+            return try decode(VersionedDocument<ExpectedType>.self, from: data, configuration: walk).versioned
         }
         return try decodeWithStoredVersionThroughVersioned(expectedType, from: data)
     }

@@ -21,7 +21,7 @@ extension VersionedCodable {
     ///     read as `Self`, keeping the fields `Self` does not read: only where the result is a
     ///     ``Versioned`` that writes them back.
     ///   - walk: The chain walk: ``decodeMigrating(storedVersion:from:)``, as compiled in the
-    ///     module that calls it (see ``ChainWalk``).
+    ///     module that calls it (see ``VersionedDocument``).
     /// - Returns: The document migrated to `Self`, with the version it was stored with.
     /// - Throws: `DecodingError` for malformed data, ``VersionedDecodingError`` when the version
     ///   is not in the chain, and any error a migration step throws. Inside a document, such an
@@ -255,7 +255,7 @@ extension VersionedCodable {
     /// Walks down `PreviousVersion` to the type with `storedVersion`, decodes it and migrates
     /// the value back up. The caller has checked that the chain is sound and has the version,
     /// so the walk ends at it. Inlinable, so that a module that calls it for its own type
-    /// compiles it for that type's chain (see ``ChainWalk``).
+    /// compiles it for that type's chain (see ``VersionedDocument``).
     ///
     /// - Throws: Any error that decoding the stored type throws, and an error a migration step
     ///   throws inside a ``MigrationStepFailure`` that names the step.
@@ -344,25 +344,13 @@ struct StoredVersionReader<Value: VersionedCodable>: Decodable {
 /// the same.
 let placesRead = TypeKeyedCache<KeysRead>()
 
-/// The chain walk of `Value`, compiled in the module that decodes it.
+/// A versioned document decoded with its chain walk, compiled in the module that decodes it.
 ///
 /// The coders reach a versioned decode through `Versioned`'s `Decodable` conformance, which
 /// this module compiles once for every type, so the walk down the chain runs as generic code,
 /// looking each step's types up at run time. `decode(versioned:)` is compiled in the caller's
-/// module, which knows the type, so it makes the walk there and hands it to the decode as the
-/// decoding configuration of a ``VersionedDocument``.
-@usableFromInline
-struct ChainWalk<Value: VersionedCodable> {
-    @usableFromInline
-    let walk: (Int?, any Decoder) throws -> Value
-
-    @inlinable
-    init() {
-        walk = { try Value.decodeMigrating(storedVersion: $0, from: $1) }
-    }
-}
-
-/// A versioned document decoded with its chain walk (see ``ChainWalk``).
+/// module, which knows the type, so it hands ``VersionedCodable/decodeMigrating(storedVersion:from:)``
+/// as compiled there to the decode, as its decoding configuration.
 @available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *)
 @usableFromInline
 struct VersionedDocument<Value: VersionedCodable>: DecodableWithConfiguration {
@@ -370,7 +358,7 @@ struct VersionedDocument<Value: VersionedCodable>: DecodableWithConfiguration {
     let versioned: Versioned<Value>
 
     @inlinable
-    init(from decoder: any Decoder, configuration: ChainWalk<Value>) throws {
-        versioned = try Value.decodeVersionedPart(from: decoder, walk: configuration.walk)
+    init(from decoder: any Decoder, configuration walk: (Int?, any Decoder) throws -> Value) throws {
+        versioned = try Value.decodeVersionedPart(from: decoder, walk: walk)
     }
 }
