@@ -58,14 +58,8 @@ func writesDictionaryEntries<Key: CodingKey>(_ type: Key.Type) -> Bool {
 /// The key type Swift's dictionary writes its entries with, found once by watching one encode:
 /// an entry's encoder has the entry's key last in its coding path.
 private let dictionaryKeyType: ObjectIdentifier = {
-    final class EntryProbe: Encodable {
-        var keyType: ObjectIdentifier?
-        func encode(to encoder: any Encoder) throws {
-            keyType = encoder.codingPath.last.map { ObjectIdentifier(type(of: $0)) }
-        }
-    }
-    let probe = EntryProbe()
+    let probe = EncoderProbe()
     // Integer keys, which every coder writes through the dictionary's own encoding.
     _ = try? JSONEncoder().encode([0: probe])
-    return probe.keyType ?? ObjectIdentifier(Never.self)
+    return probe.firstKeyType ?? ObjectIdentifier(Never.self)
 }()

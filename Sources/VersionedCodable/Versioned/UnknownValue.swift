@@ -220,25 +220,6 @@ enum UnknownValue: Codable, Sendable {
             encoder.outputFormat = format
             _ = try? encoder.encode(probe)
         }
-        return probe.types
+        return probe.encoderTypes
     }()
-
-    /// Records the type of each encoder it is written to, and writes itself inside a keyed and
-    /// an unkeyed container and through a super encoder, two levels deep.
-    private final class EncoderProbe: Encodable {
-        var types: Set<ObjectIdentifier> = []
-        var depth = 0
-
-        func encode(to encoder: any Encoder) throws {
-            types.insert(ObjectIdentifier(type(of: encoder)))
-            guard depth < 2 else { return }
-            depth += 1
-            defer { depth -= 1 }
-            var keyed = encoder.container(keyedBy: CodingKeys.self)
-            try keyed.encode(self, forKey: CodingKeys(stringValue: "keyed"))
-            var unkeyed = keyed.nestedUnkeyedContainer(forKey: CodingKeys(stringValue: "unkeyed"))
-            try unkeyed.encode(self)
-            try encode(to: keyed.superEncoder(forKey: CodingKeys(stringValue: "super")))
-        }
-    }
 }
