@@ -240,7 +240,9 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode(_ t: UInt64.Type, forKey key: Key) throws -> UInt64 { try read(key) { try $0.decode(t, forKey: $1) } }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         // Nested values (versioned parts among them) recurse through this frame, so the common
-        // case reads the real container itself, and a place below is decided out of line.
+        // case reads the real container itself, and a place below is decided out of line. It
+        // does not go through `read`: a debug build calls that and its closure as frames of their
+        // own, and a tree of parts at the nesting limit then overflows a 512 KB stack.
         if let place, place.objects.isEmpty {
             do {
                 let value = try base.decode(type, forKey: ForwardedKey(key))
