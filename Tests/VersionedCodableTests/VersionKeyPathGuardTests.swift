@@ -256,3 +256,95 @@ struct DeepSpecNote: VersionedCodable, Equatable {
     typealias VersionSpec = DeepLinkSpec
     var text: String
 }
+
+/// A spec whose version sits behind stored properties of several sizes, two structs deep: read
+/// where its stored properties put it.
+struct OffsetVersionSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.header.inner.version }
+
+    struct Inner: Codable {
+        var flag = true
+        var label = "inner"
+        var small: UInt8 = 7
+        var version: Int?
+        var after: Int? = -1
+    }
+    struct Header: Codable {
+        var kind = "note"
+        var count: Int16 = 3
+        var inner: Inner
+    }
+    var format = "offsets"
+    var header: Header
+
+    init(withVersion version: Int?) {
+        header = Header(inner: Inner(version: version))
+    }
+}
+
+/// A spec whose key path goes through a class, where the version is not stored in the spec's
+/// value itself.
+struct ClassHopSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.header.version }
+
+    final class Header: Codable {
+        var version: Int?
+        init(version: Int?) { self.version = version }
+    }
+    var header: Header
+
+    init(withVersion version: Int?) {
+        header = Header(version: version)
+    }
+}
+
+struct OffsetNoteV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = ClassHopSpec
+    var text: String
+}
+
+struct OffsetNote: VersionedCodable, Equatable {
+    static let version: Int? = 300
+    typealias PreviousVersion = OffsetNoteV1
+    typealias VersionSpec = OffsetVersionSpec
+    var text: String
+    var from = 300
+
+    init(text: String, from: Int = 300) {
+        self.text = text
+        self.from = from
+    }
+
+    init(from old: OffsetNoteV1) {
+        self.init(text: old.text, from: 1)
+    }
+}
+
+@Suite("Specs read the version where their key paths point")
+struct VersionOffsetTests {
+    @Test("A version behind stored properties of several sizes, and one behind a class, read back")
+    func storedAndClassPaths() throws {
+        let newest = try JSONEncoder().encode(versioned: OffsetNote(text: "a"))
+        let read = try JSONDecoder().decodeWithStoredVersion(OffsetNote.self, from: newest)
+        #expect(read.storedVersion == 300)
+        #expect(read.wrappedValue == OffsetNote(text: "a"))
+        // Another version in the same place, and the fields beside it changed, read as written.
+        let other =
+            #"{"format":"x","header":{"kind":"k","count":-9,"#
+            + #""inner":{"flag":false,"label":"l","small":255,"version":1,"after":42}},"text":"b"}"#
+        #expect(try JSONDecoder().storedVersion(of: OffsetNote.self, from: Data(other.utf8)) == 1)
+        let none =
+            #"{"format":"x","header":{"kind":"k","count":1,"#
+            + #""inner":{"flag":true,"label":"","small":0,"after":5}},"text":"c"}"#
+        #expect(try JSONDecoder().storedVersion(of: OffsetNote.self, from: Data(none.utf8)) == nil)
+        // The older version keeps it through a class, read by its own spec.
+        let oldest = try JSONEncoder().encode(versioned: OffsetNoteV1(text: "d"))
+        let migrated = try JSONDecoder().decodeWithStoredVersion(OffsetNote.self, from: oldest)
+        #expect(migrated.storedVersion == 1)
+        #expect(migrated.wrappedValue == OffsetNote(text: "d", from: 1))
+        #expect(MemoryLayout<OffsetVersionSpec>.offset(of: OffsetVersionSpec.keyPathToVersion) ?? 0 > 0)
+        #expect(MemoryLayout<ClassHopSpec>.offset(of: ClassHopSpec.keyPathToVersion) == nil)
+    }
+}

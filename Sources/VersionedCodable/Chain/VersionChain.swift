@@ -65,9 +65,9 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         }
         self.types = types
         self.versions = types.map { $0.version }
-        var specs: [any VersionPathSpec.Type] = []
-        for type in types where !specs.contains(where: { $0 == type.versionSpecType }) {
-            specs.append(type.versionSpecType)
+        var specs: [(type: any VersionPathSpec.Type, versionOffset: Int?)] = []
+        for type in types where !specs.contains(where: { $0.type == type.versionSpecType }) {
+            specs.append((type.versionSpecType, type.versionSpecType.versionOffset))
         }
         self.specs = specs
         self.problem = problem
@@ -86,8 +86,9 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     /// walk quickly: a chain that is longer never ends.
     public static let maximumLength = 10_000
 
-    /// The specs the chain's types keep their versions with, each once, newest first.
-    let specs: [any VersionPathSpec.Type]
+    /// The specs the chain's types keep their versions with, each once, newest first, with where
+    /// each keeps the version in its own value, when its key path is one of stored properties.
+    let specs: [(type: any VersionPathSpec.Type, versionOffset: Int?)]
 
     /// Whether a type of the chain has `version`.
     @usableFromInline

@@ -217,11 +217,13 @@ extension VersionedCodable {
         // A numbered version, whose spec has the parts a key path may pass through.
         let template = version ?? chain.versions.lazy.compactMap { $0 }.first ?? 0
         guard chain.specs.count > 1 else {
-            return try VersionSpec.readVersion(from: shared, template: template)
+            return try VersionSpec.readVersion(from: shared, template: template, at: chain.specs[0].versionOffset)
         }
         var own: Result<(Int?, KeyNotes?), any Error>?
-        for spec in chain.specs {
-            let read = Result<(Int?, KeyNotes?), any Error> { try spec.readVersion(from: shared, template: template) }
+        for (spec, offset) in chain.specs {
+            let read = Result<(Int?, KeyNotes?), any Error> {
+                try spec.readVersion(from: shared, template: template, at: offset)
+            }
             if case .success((let version?, let keys)) = read {
                 shared.foundByOwnSpec = spec == VersionSpec.self
                 return (version, keys)
