@@ -196,6 +196,12 @@ extension RatioCase {
             oneTwoMethod: {
                 let data = try OneTwoMethod.encode(versionedValue) { try oneTwoEncoder.encode($0) }
                 try check(data.count >= minimumSize, "1.2's note encode with a custom spec")
+            },
+            oneTwoMethodWatchingKeys: {
+                let data = try OneTwoMethod.encodeWatchingKeys(versionedValue, specKey: "_metadata") {
+                    try oneTwoEncoder.encode($0)
+                }
+                try check(data.count >= minimumSize, "1.2's note encode with a custom spec, watching keys")
             }
         )
     }()

@@ -33,8 +33,8 @@ public struct RatioCase: Sendable {
     /// could do it: a reference for the reader, with no threshold of its own.
     public var oneTwoMethod: (@Sendable () throws -> Void)? = nil
     /// 1.2's method with the least check a writer that watches the spec's keys makes (see
-    /// `OneTwoMethod.encodeWatchingKeys`), where the row encodes with the default spec: the
-    /// floor of any design that refuses a clash rather than overwrite, with no threshold.
+    /// `OneTwoMethod.encodeWatchingKeys`), where the row encodes: the floor of any design that
+    /// refuses a clash rather than overwrite, with no threshold.
     public var oneTwoMethodWatchingKeys: (@Sendable () throws -> Void)? = nil
 }
 
