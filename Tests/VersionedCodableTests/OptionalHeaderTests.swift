@@ -36,6 +36,53 @@ struct OptionalHeaderTests {
         }
     }
 
+    /// Writes its header with `encodeNil` while it is `nil`, and asks `decodeNil` whether it is:
+    /// a header whose fields are all optional would read as one with no owner otherwise.
+    struct AskingDocument: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        struct Meta: Codable, Equatable { var owner: String? }
+        var _metadata: Meta?
+        var body: String
+
+        enum CodingKeys: String, CodingKey { case _metadata, body }
+
+        init(meta: Meta?, body: String) {
+            _metadata = meta
+            self.body = body
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let isNil = try container.decodeNil(forKey: ._metadata)
+            _metadata = isNil ? nil : try container.decode(Meta.self, forKey: ._metadata)
+            body = try container.decode(String.self, forKey: .body)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            if let _metadata {
+                try container.encode(_metadata, forKey: ._metadata)
+            } else {
+                try container.encodeNil(forKey: ._metadata)
+            }
+            try container.encode(body, forKey: .body)
+        }
+    }
+
+    @Test("A header written with encodeNil is nil to decodeNil, in every format", arguments: SpecTruth.Format.allCases)
+    func headerAskedWithDecodeNil(format: SpecTruth.Format) throws {
+        let values = [
+            AskingDocument(meta: nil, body: "x"),
+            AskingDocument(meta: .init(owner: "ann"), body: "y"),
+        ]
+        for value in values {
+            let written = try format.write(value)
+            #expect(try format.readValue(AskingDocument.self, written) == value)
+        }
+    }
+
     @Test("A header written as null while nil reads back as nil, in every format", arguments: SpecTruth.Format.allCases)
     func nullHeaderReadsBack(format: SpecTruth.Format) throws {
         for value in [Document(meta: nil, body: "x"), Document(meta: .init(owner: "ann"), body: "y")] {

@@ -221,8 +221,13 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     // overloads are its fast paths (no generic dispatch, no boxing of the value), and a generic
     // fallback would cost every field of every versioned decode.
     func decodeNil(forKey key: Key) throws -> Bool {
+        // An object that holds only what the spec wrote is `nil`, as `decodeIfPresent` reads it.
+        if let below = place?.child(key.stringValue), holdsOnlySpec(below, at: ForwardedKey(key)) {
+            notes?.note(key.stringValue)
+            return true
+        }
         // Only a `null` is read by asking: any other value is read by decoding it.
-        try read(key, noting: { $0 }) { try $0.decodeNil(forKey: $1) }
+        return try read(key, noting: { $0 }) { try $0.decodeNil(forKey: $1) }
     }
     func decode(_ t: Bool.Type, forKey key: Key) throws -> Bool { try read(key) { try $0.decode(t, forKey: $1) } }
     func decode(_ t: String.Type, forKey key: Key) throws -> String { try read(key) { try $0.decode(t, forKey: $1) } }
@@ -384,13 +389,19 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         guard base.contains(key), try !base.decodeNil(forKey: key) else {
             return ifPresent ? nil : try base.decode(type, forKey: key)
         }
-        if ifPresent || nilValue(of: T.self) != nil,
-            let object = try? base.nestedContainer(keyedBy: ForwardedKey.self, forKey: key),
-            below.ownsAll(object.allKeys.map(\.stringValue))
-        {
+        if ifPresent || nilValue(of: T.self) != nil, holdsOnlySpec(below, at: key) {
             return ifPresent ? nil : nilValue(of: T.self)
         }
         return try decodeObject(type, below, from: base.superDecoder(forKey: key))
+    }
+
+    /// Whether the value at `key` is an object that holds only what the spec read there, `below`:
+    /// what a `nil` of the type's is written as.
+    private func holdsOnlySpec(_ below: KeysRead, at key: ForwardedKey) -> Bool {
+        guard let object = try? base.nestedContainer(keyedBy: ForwardedKey.self, forKey: key) else {
+            return false
+        }
+        return below.ownsAll(object.allKeys.map(\.stringValue))
     }
 
     /// `decoder`, standing at `key`, through the place below it if there is one.
