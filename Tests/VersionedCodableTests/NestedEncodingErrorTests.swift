@@ -112,6 +112,30 @@ private struct VersionedShelf: VersionedCodable {
     var items: [Versioned<ClashingPart>]
 }
 
+/// A part whose version is at `_metadata.version`.
+private struct MetadataPart: VersionedCodable {
+    static let version: Int? = 5
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = MetadataVersionSpec
+    var note: String
+}
+
+/// Keeps its version at `_metadata.version` too, and writes itself as a `MetadataPart`: the two
+/// specs' `_metadata` objects would merge but for the version inside them.
+private struct ForwardsToMetadataPart: VersionedCodable {
+    static let version: Int? = 2
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = MetadataVersionSpec
+    var part: MetadataPart
+    init(part: MetadataPart) { self.part = part }
+    init(from decoder: any Decoder) throws { part = try Versioned<MetadataPart>(from: decoder).wrappedValue }
+    func encode(to encoder: any Encoder) throws { try Versioned(part).encode(to: encoder) }
+}
+
+private struct ForwardingShelf: Codable {
+    var item: Versioned<ForwardsToMetadataPart>
+}
+
 @Suite("Errors of versioned parts that cannot be written say which part and which field")
 struct NestedEncodingErrorTests {
     /// The part error inside whatever the coder wrapped around it.
@@ -153,6 +177,24 @@ struct NestedEncodingErrorTests {
                 continue
             }
             #expect(context.debugDescription.hasPrefix("ClashingPart at items[0] writes its own value"))
+        }
+    }
+
+    @Test("A part forwarded into an object where both specs write names the key inside, not the object")
+    func forwardedPartNamesTheKeyInside() throws {
+        let shelf = ForwardingShelf(item: Versioned(ForwardsToMetadataPart(part: MetadataPart(note: "n"))))
+        let json = #expect(throws: EncodingError.self) { try JSONEncoder().encode(shelf) }
+        let plist = #expect(throws: EncodingError.self) { try PropertyListEncoder().encode(shelf) }
+        for error in [json, plist] {
+            let part = try #require(partError(error))
+            #expect(part.path == ".item")
+            #expect(
+                part.description.contains(
+                    "ForwardsToMetadataPart at item writes its own value at `_metadata.version`, where its "
+                        + "VersionPathSpec (MetadataVersionSpec) puts the version"
+                )
+            )
+            #expect(part.underlying as? VersionedEncodingError == .typeHasClashingVersionField)
         }
     }
 

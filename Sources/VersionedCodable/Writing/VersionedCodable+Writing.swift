@@ -195,10 +195,27 @@ extension VersionedCodable {
         default:
             return
         }
-        for key in writer.spec.keys where enclosing.writer.role(of: key, at: enclosing.place) != nil {
-            let path = enclosing.place.path + [key]
+        if let path = sharedKey(writer.spec, enclosing.place, of: enclosing.writer) {
             throw enclosing.writer.refuse(.clash(path: path, atVersion: enclosing.writer.isVersion(path)))
         }
+    }
+
+    /// The path of the first key that a part's spec writes at `inner` and an enclosing spec at
+    /// `outer`, followed into the objects both write there, so that the key named is the one
+    /// whose value one of them would lose (`_metadata.version`, not `_metadata`).
+    private static func sharedKey(_ inner: SpecWritten, _ outer: SpecWritten, of writer: SpecWriter) -> [String]? {
+        for (key, entry) in zip(inner.keys, inner.values) {
+            guard let role = writer.role(of: key, at: outer) else {
+                continue
+            }
+            if case .object(let innerObject) = entry, case .object(let outerObject) = role,
+                let below = sharedKey(innerObject, outerObject, of: writer)
+            {
+                return below
+            }
+            return outer.path + [key]
+        }
+        return nil
     }
 }
 
