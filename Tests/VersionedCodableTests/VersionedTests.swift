@@ -154,6 +154,27 @@ struct VersionedTests {
         #expect(object.keys.contains("lastRemoved") == false)
     }
 
+    @Test("A part whose version is a number no Int holds says so, not that a migration failed")
+    func nestedUnreadableVersion() throws {
+        for version in ["2.5", "1e30", "99999999999999999999"] {
+            let data = Data(#"{"featured": {"version": \#(version), "name": "A"}, "items": []}"#.utf8)
+            let error = #expect(throws: DecodingError.self) {
+                try JSONDecoder().decode(Basket.self, from: data)
+            }
+            switch error {
+            case .dataCorrupted(let context)? where context.codingPath.first?.stringValue == "featured":
+                // The coder's own error for the number, passed on at the part's place.
+                #expect(context.debugDescription.contains("featured has a version that could not be read"))
+                #expect(!context.debugDescription.contains("migrating"))
+            case .typeMismatch(_, let context)?, .dataCorrupted(let context)?:
+                // A coder that says so itself names the version's place.
+                #expect(context.codingPath.map(\.stringValue) == ["featured", "version"])
+            default:
+                Issue.record("Expected a decoding error at featured, got \(String(describing: error))")
+            }
+        }
+    }
+
     @Test("A part that cannot be read says where it is, what version it has and what is supported")
     func nestedErrorSaysWhere() throws {
         let data = Data(

@@ -291,6 +291,7 @@ extension VersionedCodable {
             return error
         }
         let place = describePath(codingPath)
+        let wasRead = found != nil
         let found = found.map { $0.map { "version \($0)" } ?? "no version" } ?? "a version that could not be read"
         let supported = VersionChain(for: Self.self).versions.map(describeVersion).joined(separator: ", ")
         let description: String
@@ -299,6 +300,9 @@ extension VersionedCodable {
             description = "\(Self.self) at \(place) has \(found); \(Self.self) supports versions \(supported)."
         case let error as VersionedDecodingError where step == nil:
             description = "\(Self.self) at \(place) (\(found)) cannot be read: \(error)"
+        case _ where !wasRead:
+            // The coder's own error from reading the version: no migration has run.
+            description = "\(Self.self) at \(place) has \(found): \(error)"
         default:
             let stepText = step.map { " at the step \($0.step)" }
             description =
