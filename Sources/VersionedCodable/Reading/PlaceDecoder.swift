@@ -169,9 +169,10 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     var codingPath: [any CodingKey] { base.codingPath }
 
     var allKeys: [Key] {
-        // Listing keys is not reading them.
+        // Listing keys is not reading them. A key whose value is all the spec's is not listed;
+        // an object that holds the type's keys beside the spec's is.
         base.allKeys.compactMap { key in
-            if let place, place.owns(key.stringValue) {
+            if let place, place.owns(key.stringValue, in: base) {
                 return nil
             }
             return key.intValue.flatMap(Key.init(intValue:)) ?? Key(stringValue: key.stringValue)
@@ -222,7 +223,7 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     // fallback would cost every field of every versioned decode.
     func decodeNil(forKey key: Key) throws -> Bool {
         // An object that holds only what the spec wrote is `nil`, as `decodeIfPresent` reads it.
-        if let below = place?.child(key.stringValue), holdsOnlySpec(below, at: ForwardedKey(key)) {
+        if let place, place.child(key.stringValue) != nil, place.owns(key.stringValue, in: base) {
             notes?.note(key.stringValue)
             return true
         }
@@ -389,19 +390,10 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         guard base.contains(key), try !base.decodeNil(forKey: key) else {
             return ifPresent ? nil : try base.decode(type, forKey: key)
         }
-        if ifPresent || nilValue(of: T.self) != nil, holdsOnlySpec(below, at: key) {
+        if ifPresent || nilValue(of: T.self) != nil, let place, place.owns(key.stringValue, in: base) {
             return ifPresent ? nil : nilValue(of: T.self)
         }
         return try decodeObject(type, below, from: base.superDecoder(forKey: key))
-    }
-
-    /// Whether the value at `key` is an object that holds only what the spec read there, `below`:
-    /// what a `nil` of the type's is written as.
-    private func holdsOnlySpec(_ below: KeysRead, at key: ForwardedKey) -> Bool {
-        guard let object = try? base.nestedContainer(keyedBy: ForwardedKey.self, forKey: key) else {
-            return false
-        }
-        return below.ownsAll(object.allKeys.map(\.stringValue))
     }
 
     /// `decoder`, standing at `key`, through the place below it if there is one.
@@ -471,10 +463,19 @@ final class KeysRead: Sendable {
         keys.contains(key) || declarations.contains(key)
     }
 
-    /// Whether `objectKeys`, the keys of an object in a document, are all single values read
-    /// here: such an object holds only what the spec wrote.
-    func ownsAll(_ objectKeys: [String]) -> Bool {
-        objectKeys.allSatisfy { owns($0) && child($0) == nil }
+    /// Whether the value at `key` of `object`, the object in a document where these keys were
+    /// read, is all the spec's: a single value read here, or an object read into that holds
+    /// nothing else (what a `nil` of the type's there is written as). An object that holds the
+    /// type's own keys beside the spec's (`_metadata` with `createdBy`) is the type's too.
+    func owns(_ key: String, in object: KeyedDecodingContainer<ForwardedKey>) -> Bool {
+        guard let below = child(key) else {
+            return owns(key)
+        }
+        let forwarded = ForwardedKey(stringValue: key)
+        guard let inner = try? object.nestedContainer(keyedBy: ForwardedKey.self, forKey: forwarded) else {
+            return false
+        }
+        return inner.allKeys.allSatisfy { below.owns($0.stringValue, in: inner) }
     }
 }
 

@@ -21,8 +21,20 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
         // As the coder reads a `[String: …]`: keys as they are, with no key strategy.
         let entries = try decoder.singleValueContainer().decode([String: DecodedEntry<Value>].self)
         var dictionary: [String: Value] = [:]
-        for (key, entry) in entries where !place.owns(key) {
-            dictionary[key] = try entry.result.get()
+        for (key, entry) in entries {
+            guard let below = place.child(key) else {
+                if !place.owns(key) {
+                    dictionary[key] = try entry.result.get()
+                }
+                continue
+            }
+            // An object the spec read into is the type's entry where it holds the type's keys
+            // too, read without the spec's.
+            let object = try decoder.container(keyedBy: ForwardedKey.self)
+            if !place.owns(key, in: object) {
+                let forwarded = ForwardedKey(stringValue: key)
+                dictionary[key] = try decodeObject(Value.self, below, from: object.superDecoder(forKey: forwarded))
+            }
         }
         return dictionary as! Self
     }

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import VersionedCodable
+
+// A type whose keys are read by listing them, or that reads its whole object as a dictionary,
+// shares `_metadata` with a spec at `_metadata.version` when it keeps keys of its own there
+// (`createdBy`). The object is written merged; read back, it is the type's object without the
+// spec's keys, never left out with what the type wrote in it.
+
+@Suite("An object that holds the type's keys beside the spec's is the type's to list and read")
+struct SharedSpecObjectTests {
+    enum Field: String, Codable, CodingKeyRepresentable, Sendable {
+        case title, _metadata
+    }
+
+    /// Written and read by Swift's own coding of a dictionary with enum keys.
+    struct FieldMap: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var fields: [Field: [String: String]]
+
+        init(_ fields: [Field: [String: String]]) { self.fields = fields }
+        init(from decoder: any Decoder) throws { fields = try [Field: [String: String]](from: decoder) }
+        func encode(to encoder: any Encoder) throws { try fields.encode(to: encoder) }
+    }
+
+    /// Written and read as the coder writes and reads any `[String: …]`.
+    struct StringMap: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var fields: [String: [String: String]]
+
+        init(_ fields: [String: [String: String]]) { self.fields = fields }
+        init(from decoder: any Decoder) throws { fields = try [String: [String: String]](from: decoder) }
+        func encode(to encoder: any Encoder) throws { try fields.encode(to: encoder) }
+    }
+
+    /// Any key a document has.
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Reads every key its document lists, and writes each back.
+    struct ListedMap: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var fields: [String: [String: String]]
+
+        init(_ fields: [String: [String: String]]) { self.fields = fields }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            var fields: [String: [String: String]] = [:]
+            for key in container.allKeys {
+                fields[key.stringValue] = try container.decode([String: String].self, forKey: key)
+            }
+            self.fields = fields
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyKey.self)
+            for (key, value) in fields {
+                try container.encode(value, forKey: AnyKey(stringValue: key))
+            }
+        }
+    }
+
+    struct Shelf<Item: VersionedCodable & Equatable>: Codable, Equatable {
+        var item: Versioned<Item>
+        static func == (lhs: Self, rhs: Self) -> Bool { lhs.item.wrappedValue == rhs.item.wrappedValue }
+    }
+
+    private static let shared = ["title": ["text": "t"], "_metadata": ["createdBy": "ann"]]
+    private static let specOnly = ["title": ["text": "t"]]
+
+    private func roundTrip<Item: VersionedCodable & Equatable>(_ value: Item, _ format: SpecTruth.Format) throws {
+        let written = try format.write(value)
+        #expect(try format.readValue(Item.self, written) == value)
+        let shelf = Shelf(item: Versioned(value))
+        let writtenShelf = try format.writePlain(shelf)
+        #expect(try format.readPlain(Shelf<Item>.self, writtenShelf) == shelf)
+    }
+
+    @Test("The type's keys in the spec's object read back, in every format", arguments: SpecTruth.Format.allCases)
+    func typeKeysInSpecObject(format: SpecTruth.Format) throws {
+        for fields in [Self.shared, Self.specOnly] {
+            try roundTrip(StringMap(fields), format)
+            try roundTrip(ListedMap(fields), format)
+            try roundTrip(FieldMap(Dictionary(uniqueKeysWithValues: fields.map { (Field(rawValue: $0)!, $1) })), format)
+        }
+    }
+
+    @Test("The spec's keys stay out of the object the type lists and reads")
+    func specKeysStayOut() throws {
+        let data = try JSONEncoder().encode(versioned: ListedMap(Self.shared))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+        #expect(object["_metadata"]?["version"] as? Int == 2)
+        #expect(object["_metadata"]?["createdBy"] as? String == "ann")
+        let read = try JSONDecoder().decode(versioned: ListedMap.self, from: data)
+        #expect(read.fields["_metadata"] == ["createdBy": "ann"])
+        // A `_metadata` that holds only the version is the spec's alone, and is not listed.
+        let specOnly = Data(#"{"_metadata": {"version": 2}, "title": {"text": "t"}}"#.utf8)
+        #expect(try JSONDecoder().decode(versioned: ListedMap.self, from: specOnly).fields == Self.specOnly)
+        #expect(try JSONDecoder().decode(versioned: StringMap.self, from: specOnly).fields == Self.specOnly)
+    }
+}
