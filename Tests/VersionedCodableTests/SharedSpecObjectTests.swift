@@ -71,6 +71,20 @@ struct SharedSpecObjectTests {
         }
     }
 
+    /// An optional header two objects above a spec's version at `header.format.version`.
+    struct Headed: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = DeepVersionSpec
+        struct Header: Codable, Equatable {
+            struct Format: Codable, Equatable { var note: String? }
+            var format: Format?
+            var owner: String?
+        }
+        var header: Header?
+        var title: String
+    }
+
     struct Shelf<Item: VersionedCodable & Equatable>: Codable, Equatable {
         var item: Versioned<Item>
         static func == (lhs: Self, rhs: Self) -> Bool { lhs.item.wrappedValue == rhs.item.wrappedValue }
@@ -93,6 +107,18 @@ struct SharedSpecObjectTests {
             try roundTrip(StringMap(fields), format)
             try roundTrip(ListedMap(fields), format)
             try roundTrip(FieldMap(Dictionary(uniqueKeysWithValues: fields.map { (Field(rawValue: $0)!, $1) })), format)
+        }
+    }
+
+    @Test("A nil object anywhere on the version's path reads back as nil", arguments: SpecTruth.Format.allCases)
+    func nilOnTheVersionsPath(format: SpecTruth.Format) throws {
+        let values = [
+            Headed(header: nil, title: "t"),
+            Headed(header: .init(format: .init(note: "n"), owner: nil), title: "t"),
+            Headed(header: .init(format: nil, owner: "ann"), title: "t"),
+        ]
+        for value in values {
+            try roundTrip(value, format)
         }
     }
 
