@@ -26,14 +26,6 @@ struct SharedSpecObjectTests {
         func encode(to encoder: any Encoder) throws { try fields.encode(to: encoder) }
     }
 
-    /// Any key a document has.
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// Reads every key its document lists, and writes each back.
     struct ListedMap: VersionedCodable, Equatable {
         static let version: Int? = 2
@@ -44,7 +36,7 @@ struct SharedSpecObjectTests {
         init(_ fields: [String: [String: String]]) { self.fields = fields }
 
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: AnyKey.self)
+            let container = try decoder.container(keyedBy: HandWrittenKeyTypesTests.AnyKey.self)
             var fields: [String: [String: String]] = [:]
             for key in container.allKeys {
                 fields[key.stringValue] = try container.decode([String: String].self, forKey: key)
@@ -53,9 +45,9 @@ struct SharedSpecObjectTests {
         }
 
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyKey.self)
+            var container = encoder.container(keyedBy: HandWrittenKeyTypesTests.AnyKey.self)
             for (key, value) in fields {
-                try container.encode(value, forKey: AnyKey(stringValue: key))
+                try container.encode(value, forKey: HandWrittenKeyTypesTests.AnyKey(key))
             }
         }
     }
