@@ -23,7 +23,8 @@ package struct PostgresConnectionSettings: Sendable {
         "database \(database) at \(host):\(port) as \(username)"
     }
 
-    /// Runs `body` with a connected client, and shuts the client down after it.
+    /// Runs `body` with a connected client, and shuts the client down after it. Cancelling the
+    /// calling task cancels `body` alone; the client keeps serving it until it ends.
     @discardableResult
     package func withClient<Result: Sendable>(
         logger: Logger,
@@ -60,10 +61,19 @@ package struct PostgresConnectionSettings: Sendable {
             id: 0,
             logger: Logger(label: logger.label, factory: { _ in SwiftLogNoOpLogHandler() })
         ).close()
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            return try await body(client)
+        // The pool runs in a task of its own, not a child of this one: cancelling the caller (Ctrl-C
+        // in the tools) must reach `body`, which stops between its queries, and not the pool, which
+        // would shut down under a query in flight and leave it waiting for ever. The pool stops
+        // once `body` has returned or thrown.
+        let pool = Task { await client.run() }
+        let result: Swift.Result<Result, any Error>
+        do {
+            result = .success(try await body(client))
+        } catch {
+            result = .failure(error)
         }
+        pool.cancel()
+        await pool.value
+        return try result.get()
     }
 }

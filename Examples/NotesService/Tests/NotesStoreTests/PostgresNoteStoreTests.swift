@@ -177,4 +177,30 @@ struct PostgresNoteStoreTests {
             #expect(seen.values.allSatisfy { $0 == 1 })
         }
     }
+
+    @Test("Cancelling the caller mid-query ends the client's work, and the client outlives the query")
+    func cancelledMidQuery() async throws {
+        let settings = ScratchDatabase.settings(database: "postgres")
+        for attempt in 0..<40 {
+            let task = Task {
+                try await settings.withClient(logger: Self.logger) { client in
+                    while true {
+                        try await client.withConnection { connection in
+                            try await connection.query("BEGIN", logger: Self.logger)
+                            let rows = try await connection.query("SELECT generate_series(1, 200)", logger: Self.logger)
+                            for try await _ in rows.decode(Int.self) {}
+                            try await connection.query("COMMIT", logger: Self.logger)
+                        }
+                        _ = try await client.query("SELECT 1", logger: Self.logger).collect()
+                    }
+                }
+            }
+            try await Task.sleep(nanoseconds: UInt64(attempt % 10) * 3_000_000)
+            task.cancel()
+            // A pool shut down under the query in flight would leave this wait unanswered until
+            // the suite's time limit.
+            let result = await task.result
+            #expect(throws: (any Error).self, "attempt \(attempt)") { try result.get() }
+        }
+    }
 }
