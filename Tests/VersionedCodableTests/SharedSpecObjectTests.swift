@@ -66,6 +66,36 @@ struct SharedSpecObjectTests {
         var title: String
     }
 
+    /// A dictionary one object above a spec's version at `header.format.version`: its entry
+    /// `format` is where the spec writes its object.
+    struct HeaderMap<Entry: Codable & Equatable>: VersionedCodable, Equatable {
+        static var version: Int? { 2 }
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = DeepVersionSpec
+        var header: [String: Entry]
+        var title: String
+    }
+
+    struct Format: Codable, Equatable { var note: String? }
+
+    /// An optional `_metadata` of the type's own, and one that is not optional.
+    struct Described: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        struct Metadata: Codable, Equatable { var createdBy: String? }
+        var _metadata: Metadata?
+        var title: String
+    }
+
+    struct AlwaysDescribed: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: Described.Metadata
+        var title: String
+    }
+
     struct Shelf<Item: VersionedCodable & Equatable>: Codable, Equatable {
         var item: Versioned<Item>
         static func == (lhs: Self, rhs: Self) -> Bool { lhs.item.wrappedValue == rhs.item.wrappedValue }
@@ -116,5 +146,69 @@ struct SharedSpecObjectTests {
         let specOnly = Data(#"{"_metadata": {"version": 2}, "title": {"text": "t"}}"#.utf8)
         #expect(try JSONDecoder().decode(versioned: ListedMap.self, from: specOnly).fields == Self.specOnly)
         #expect(try JSONDecoder().decode(versioned: Map<String>.self, from: specOnly).fields == Self.specOnly)
+    }
+
+    @Test(
+        "A dictionary's entry where the spec writes an object is merged with it and reads back, in every format",
+        arguments: SpecTruth.Format.allCases
+    )
+    func dictionaryEntryAtSpecObject(format: SpecTruth.Format) throws {
+        try roundTrip(HeaderMap(header: ["format": ["note": "n"], "owner": ["name": "ann"]], title: "t"), format)
+        try roundTrip(HeaderMap(header: ["format": Format(note: "n"), "owner": Format(note: nil)], title: "t"), format)
+        let written = try format.write(HeaderMap(header: ["format": ["note": "n"]], title: "t"))
+        let read = try format.read(HeaderMap<[String: String]>.self, written)
+        #expect(read.storedVersion == 2)
+        #expect(read.wrappedValue.header == ["format": ["note": "n"]])
+        // An entry that is not an object cannot hold the spec's part.
+        #expect(throws: VersionedEncodingError.versionLocationNotAnObject(codingPath: ["header", "format"])) {
+            try format.write(HeaderMap(header: ["format": "plain"], title: "t"))
+        }
+    }
+
+    @Test(
+        "An optional object or an entry that holds only what the spec writes there is refused, not read back as nil",
+        arguments: SpecTruth.Format.allCases
+    )
+    func emptyObjectAtSpecObject(format: SpecTruth.Format) throws {
+        let refused: [(any VersionedCodable, [String])] = [
+            (Map<String>(["_metadata": [:], "title": ["text": "t"]]), ["_metadata"]),
+            (Map<Field>([._metadata: [:], .title: ["text": "t"]]), ["_metadata"]),
+            (Described(_metadata: .init(createdBy: nil), title: "t"), ["_metadata"]),
+            (HeaderMap<[String: String]>(header: ["format": [:]], title: "t"), ["header", "format"]),
+            (HeaderMap(header: ["format": Format(note: nil)], title: "t"), ["header", "format"]),
+            (Headed(header: .init(format: nil, owner: nil), title: "t"), ["header"]),
+            (Headed(header: .init(format: .init(note: nil), owner: nil), title: "t"), ["header", "format"]),
+            (Headed(header: .init(format: .init(note: nil), owner: "ann"), title: "t"), ["header", "format"]),
+        ]
+        for (value, path) in refused {
+            #expect("\(type(of: value))") {
+                try format.write(value)
+            } throws: { error in
+                guard case .notRepresentable(_, let context)? = error as? VersionedEncodingError else {
+                    return false
+                }
+                return context.codingPath.map(\.stringValue) == path
+            }
+        }
+        // Written where it is read whatever it holds, or with something of its own, it reads back.
+        try roundTrip(AlwaysDescribed(_metadata: .init(createdBy: nil), title: "t"), format)
+        try roundTrip(Described(_metadata: .init(createdBy: "ann"), title: "t"), format)
+        try roundTrip(Described(_metadata: nil, title: "t"), format)
+        try roundTrip(Headed(header: .init(format: .init(note: "n"), owner: nil), title: "t"), format)
+    }
+
+    @Test("A part whose optional object holds only what the spec writes names the part and the object")
+    func emptyObjectInPart() throws {
+        let shelf = Shelf(item: Versioned(Described(_metadata: .init(createdBy: nil), title: "t")))
+        #expect {
+            try JSONEncoder().encode(shelf)
+        } throws: { error in
+            guard case EncodingError.invalidValue(_, let context) = error,
+                case .notRepresentable(_, let inner)? = context.underlyingError as? VersionedEncodingError
+            else { return false }
+            return context.codingPath.map(\.stringValue) == ["item"]
+                && inner.codingPath.map(\.stringValue) == ["item", "_metadata"]
+                && context.debugDescription.contains("`_metadata`")
+        }
     }
 }

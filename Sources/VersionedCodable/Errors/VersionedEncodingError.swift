@@ -37,7 +37,10 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     /// has no ``VersionedCodable/downgraded()`` implementation.
     case noDowngrade(from: any VersionedCodable.Type)
 
-    /// A downgrade step found data that the older version `in` cannot represent.
+    /// A downgrade step found data that the older version `in` cannot represent, or the
+    /// document cannot: an optional's value or a dictionary's entry where the version path
+    /// writes an object, holding nothing of the type's own there, would read back as `nil` or as
+    /// no entry, and is refused with the object's coding path.
     ///
     /// Throw it from ``VersionedCodable/downgraded()`` with a context that names the field.
     case notRepresentable(in: any VersionedCodable.Type, EncodingError.Context)

@@ -49,12 +49,23 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
         // Written as the coder writes a `[String: …]`, keys as they are, the spec's among them.
         var merged = [String: MergedEntry](minimumCapacity: count + place.keys.count)
         for (key, value) in strings {
-            if writer.role(of: key, at: place) != nil {
+            switch writer.role(of: key, at: place) {
+            case nil:
+                merged[key] = .value(value)
+            case .object(let child)? where (value as? any NilRepresentable)?.isNil != true:
+                // An object where the spec writes one is followed, as the type's own is, so that
+                // the spec's part is merged into it: the entry reads back as written, if it holds
+                // something of its own.
+                writer.giveWayToObject(at: child)
+                merged[key] = .entry(try writer.following(value, at: child), child, writer)
+            case .value?, .object?:
                 throw writer.refuse(.entry(path: place.path + [key]))
             }
-            merged[key] = .value(value)
         }
         writer.markWritten(place)
+        if !place.path.isEmpty, !strings.isEmpty {
+            writer.noteOwnKey(at: place)
+        }
         // A kept field under a key the dictionary writes gives way to the entry.
         writer.forEachEntry(at: place) { key, entry in
             if strings[key] == nil { merged[key] = entry }
@@ -92,6 +103,8 @@ private struct DecodedEntry<Value: Decodable>: Decodable {
 /// A value of a dictionary with string keys merged with the spec's part.
 enum MergedEntry: Encodable {
     case value(any Encodable)
+    /// An entry of the dictionary where the spec writes an object, merged with it.
+    case entry(any Encodable, SpecWritten, SpecWriter)
     case object(SpecWritten, SpecWriter)
 
     func encode(to encoder: any Encoder) throws {
@@ -101,6 +114,10 @@ enum MergedEntry: Encodable {
             // dates, data and the like, as it does to a dictionary's own values.
             var container = encoder.singleValueContainer()
             try container.encode(value)
+        case .entry(let value, let place, let writer):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+            try writer.checkHoldsOwnKeys(place)
         case .object(let place, let writer):
             writer.markWritten(place)
             var container = encoder.container(keyedBy: ForwardedKey.self)

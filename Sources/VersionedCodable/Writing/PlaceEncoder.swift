@@ -91,11 +91,15 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// versions, or where the `nil` version's place is not written), rather than only those the
     /// spec writes.
     private let watchesEveryKey: Bool
+    /// Whether the keys of the type's own are noted: below the root, where an object that holds
+    /// none would read back as the spec's alone.
+    private let notesOwnKeys: Bool
 
     init(base: KeyedEncodingContainer<ForwardedKey>, place: SpecWritten, writer: SpecWriter) {
         self.base = base
         self.place = place
         self.writer = writer
+        notesOwnKeys = !place.path.isEmpty
         watchesEveryKey =
             !writer.unknownFields.isEmpty || writer.olderBuilds != nil || writer.keyStrategy != nil
             || writer.watchesVersionPaths
@@ -121,13 +125,12 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// Whether `value`, a single value written at `key`, goes to the real encoder: for a `nil`
     /// (`isNil`), whether the type wrote nothing the spec's part would change on reading back.
     private func passes<T>(_ value: T, at key: Key, isNil: Bool = false) throws -> Bool {
-        guard isWatched(key.stringValue) else {
+        guard isWatched(key.stringValue), let role = role(of: key) else {
+            if !isNil { noteOwnKey() }
             return true
         }
-        switch role(of: key) {
-        case nil:
-            return true
-        case .value(let spec)?:
+        switch role {
+        case .value(let spec):
             let path = place.path + [key.stringValue]
             if writesEntries {
                 throw writer.refuse(.entry(path: path))
@@ -152,7 +155,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
                 return false
             }
             throw writer.refuse(.clash(path: path, atVersion: atVersion))
-        case .object(let child)?:
+        case .object(let child):
             // A `null` where the spec writes an object (an optional parent written with `encode`)
             // holds nothing: the spec's object takes its place.
             if isNil {
@@ -163,7 +166,15 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encodeNil(forKey key: Key) throws {
-        if try passes(Int?.none, at: key, isNil: true) { try base.encodeNil(forKey: ForwardedKey(key)) }
+        if try passes(Int?.none, at: key, isNil: true) {
+            noteOwnKey()
+            try base.encodeNil(forKey: ForwardedKey(key))
+        }
+    }
+
+    @inline(__always)
+    private func noteOwnKey() {
+        if notesOwnKeys { writer.noteOwnKey(at: place) }
     }
 
     // The coder's typed methods are its fast path: its generic method would find the type again.
@@ -171,6 +182,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func pass<T>(_ value: T, _ key: Key) throws -> ForwardedKey? {
         let forwarded = ForwardedKey(key)
         guard isWatched(forwarded.stringValue) else {
+            noteOwnKey()
             return forwarded
         }
         return try passes(value, at: key) ? forwarded : nil
@@ -241,29 +253,40 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             return try encodeOptional(value, key)
         }
         if let value {
+            noteOwnKey()
             try base.encode(value, forKey: ForwardedKey(key))
         }
     }
 
     private mutating func encodeOptional<T: Encodable>(_ value: T?, _ key: Key) throws {
         if let value {
-            return try encode(value, forKey: key)
+            return try encode(value, forKey: key, isOptional: true)
         }
         _ = try passes(value, at: key, isNil: true)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try encode(value, forKey: key, isOptional: false)
+    }
+
+    private mutating func encode<T: Encodable>(_ value: T, forKey key: Key, isOptional: Bool) throws {
         guard isWatched(key.stringValue), case .object(let child)? = role(of: key) else {
             if try passes(value, at: key) {
                 try base.encode(value, forKey: ForwardedKey(key))
             }
             return
         }
-        if let optional = value as? any NilRepresentable, optional.isNil {
+        let optional = value as? any NilRepresentable
+        if let optional, optional.isNil {
             return
         }
         writer.giveWayToObject(at: child)
         try base.encode(try writer.following(value, at: child), forKey: ForwardedKey(key))
+        // An optional's value or a dictionary's entry is read back as the type's only where it
+        // holds something of its own; a field that is not optional is read whatever it holds.
+        if isOptional || optional != nil || writesEntries {
+            try writer.checkHoldsOwnKeys(child)
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -322,6 +345,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             writer.giveWayToObject(at: child)
             return child
         case nil:
+            noteOwnKey()
             return nil
         }
     }

@@ -17,6 +17,9 @@ final class SpecWriter: Encoder {
         case entry(path: [String])
         /// Something other than a keyed object where the spec needs one.
         case notAnObject(path: [String])
+        /// An optional's value or a dictionary's entry where the spec writes an object, holding
+        /// nothing of the type's own: it would read back as `nil`, or as no entry.
+        case empty(path: [String])
     }
 
     let base: any Encoder
@@ -56,6 +59,10 @@ final class SpecWriter: Encoder {
     private var keysWritten: [(path: [String], key: String, isEntry: Bool)] = []
     /// The paths where the spec's `null` gave way to the type's value.
     private var gaveWay: [[String]] = []
+    /// The objects below the root where the type wrote a key the spec does not write, by their
+    /// paths: an object on the version's path reads back as the type's only where it, or one
+    /// below it, holds one.
+    private var ownKeys: [[String]] = []
 
     init(
         base: any Encoder,
@@ -200,6 +207,22 @@ final class SpecWriter: Encoder {
         }
     }
 
+    /// Notes that the type wrote a key of its own at `place`, below the root.
+    func noteOwnKey(at place: SpecWritten) {
+        if ownKeys.last != place.path {
+            ownKeys.append(place.path)
+        }
+    }
+
+    /// Throws where the object at `place`, an optional's value or a dictionary's entry that the
+    /// spec writes into, holds no key of the type's own, here or below: the reader could not tell
+    /// it from the spec's object alone, and would read it back as `nil`, or leave the entry out.
+    func checkHoldsOwnKeys(_ place: SpecWritten) throws {
+        if finding == nil, !ownKeys.contains(where: { $0.starts(with: place.path) }) {
+            throw refuse(.empty(path: place.path))
+        }
+    }
+
     /// Leaves the spec's value at `path` out, where it gives way to the type's.
     func giveWay(at path: [String]) {
         gaveWay.append(path)
@@ -278,6 +301,14 @@ final class SpecWriter: Encoder {
         case .notAnObject(let path):
             let codingPath = partPath.map(\.stringValue) + path
             return VersionedEncodingError.versionLocationNotAnObject(codingPath: codingPath)
+        case .empty(let path):
+            let context = EncodingError.Context(
+                codingPath: partPath + path.map { ForwardedKey(stringValue: $0) },
+                debugDescription: "the object at \(describeField(path)) holds nothing but what the VersionPathSpec "
+                    + "writes there, so it would read back as nil, or as no entry of its dictionary; give it a "
+                    + "value of its own, or leave it out"
+            )
+            return VersionedEncodingError.notRepresentable(in: valueType, context)
         }
     }
 
@@ -447,6 +478,10 @@ final class SpecWriter: Encoder {
             description =
                 "\(part) writes a single value, `nil` or an array at \(describeField(path)), which "
                 + "cannot hold the version: the path of \(spec) needs a keyed object there."
+        case .empty(let path):
+            description =
+                "\(part) writes an object at \(describeField(path)) that holds nothing but what \(spec) "
+                + "writes there, so it would read back as nil, or as no entry of its dictionary."
         }
         return EncodingError.invalidValue(
             value,
