@@ -71,6 +71,58 @@ struct OptionalHeaderTests {
         }
     }
 
+    /// Leaves its header out while it is `nil`, and asks `contains` whether it is there.
+    struct CheckingDocument: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = DeepVersionSpec
+        struct Format: Codable, Equatable { var note: String? }
+        struct Header: Codable, Equatable {
+            var format: Format?
+            var owner: String?
+
+            init(format: Format?, owner: String?) {
+                self.format = format
+                self.owner = owner
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                format = container.contains(.format) ? try container.decode(Format.self, forKey: .format) : nil
+                owner = try container.decodeIfPresent(String.self, forKey: .owner)
+            }
+        }
+        var header: Header?
+        var body: String
+
+        init(header: Header?, body: String) {
+            self.header = header
+            self.body = body
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            header = container.contains(.header) ? try container.decode(Header.self, forKey: .header) : nil
+            body = try container.decode(String.self, forKey: .body)
+        }
+    }
+
+    @Test(
+        "A header left out while nil is not there to contains, at every depth, in every format",
+        arguments: SpecTruth.Format.allCases
+    )
+    func headerAskedWithContains(format: SpecTruth.Format) throws {
+        let values = [
+            CheckingDocument(header: nil, body: "x"),
+            CheckingDocument(header: .init(format: nil, owner: "ann"), body: "y"),
+            CheckingDocument(header: .init(format: .init(note: "n"), owner: nil), body: "z"),
+        ]
+        for value in values {
+            let written = try format.write(value)
+            #expect(try format.readValue(CheckingDocument.self, written) == value)
+        }
+    }
+
     @Test("A header written with encodeNil is nil to decodeNil, in every format", arguments: SpecTruth.Format.allCases)
     func headerAskedWithDecodeNil(format: SpecTruth.Format) throws {
         let values = [

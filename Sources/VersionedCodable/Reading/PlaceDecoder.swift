@@ -180,7 +180,12 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func contains(_ key: Key) -> Bool {
-        base.contains(ForwardedKey(key))
+        // An object that holds only what the spec wrote is absent, as `decodeIfPresent`,
+        // `decodeNil` and `allKeys` see it.
+        if let place, place.child(key.stringValue) != nil, place.owns(key.stringValue, in: base) {
+            return false
+        }
+        return base.contains(ForwardedKey(key))
     }
 
     /// What `body` reads at `key`, noted, with the type's own key put back in an error.
