@@ -88,6 +88,48 @@ struct SharedSpecObjectTests {
         var title: String
     }
 
+    /// Opens `_metadata` by hand while it has one, through a nested container or a super
+    /// encoder, and reads it back when `contains` says it is there.
+    struct OpenedByHand: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        enum CodingKeys: String, CodingKey { case _metadata, title }
+        enum MetadataKeys: String, CodingKey { case createdBy }
+        var _metadata: Described.Metadata?
+        var title: String
+        var throughSuperEncoder = false
+
+        init(_ metadata: Described.Metadata?, throughSuperEncoder: Bool = false) {
+            _metadata = metadata
+            title = "t"
+            self.throughSuperEncoder = throughSuperEncoder
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if container.contains(._metadata) {
+                let metadata = try container.nestedContainer(keyedBy: MetadataKeys.self, forKey: ._metadata)
+                _metadata = .init(createdBy: try metadata.decodeIfPresent(String.self, forKey: .createdBy))
+            }
+            title = try container.decode(String.self, forKey: .title)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            if let _metadata {
+                var metadata =
+                    throughSuperEncoder
+                    ? container.superEncoder(forKey: ._metadata).container(keyedBy: MetadataKeys.self)
+                    : container.nestedContainer(keyedBy: MetadataKeys.self, forKey: ._metadata)
+                try metadata.encodeIfPresent(_metadata.createdBy, forKey: .createdBy)
+            }
+            try container.encode(title, forKey: .title)
+        }
+
+        static func == (lhs: Self, rhs: Self) -> Bool { lhs._metadata == rhs._metadata && lhs.title == rhs.title }
+    }
+
     struct AlwaysDescribed: VersionedCodable, Equatable {
         static let version: Int? = 2
         typealias PreviousVersion = NothingEarlier
@@ -179,6 +221,9 @@ struct SharedSpecObjectTests {
             (Headed(header: .init(format: nil, owner: nil), title: "t"), ["header"]),
             (Headed(header: .init(format: .init(note: nil), owner: nil), title: "t"), ["header", "format"]),
             (Headed(header: .init(format: .init(note: nil), owner: "ann"), title: "t"), ["header", "format"]),
+            // Opened by hand, an object may be an optional's value: nothing tells.
+            (OpenedByHand(.init(createdBy: nil)), ["_metadata"]),
+            (OpenedByHand(.init(createdBy: nil), throughSuperEncoder: true), ["_metadata"]),
         ]
         for (value, path) in refused {
             #expect("\(type(of: value))") {
@@ -195,6 +240,10 @@ struct SharedSpecObjectTests {
         try roundTrip(Described(_metadata: .init(createdBy: "ann"), title: "t"), format)
         try roundTrip(Described(_metadata: nil, title: "t"), format)
         try roundTrip(Headed(header: .init(format: .init(note: "n"), owner: nil), title: "t"), format)
+        for throughSuperEncoder in [false, true] {
+            try roundTrip(OpenedByHand(nil, throughSuperEncoder: throughSuperEncoder), format)
+            try roundTrip(OpenedByHand(.init(createdBy: "ann"), throughSuperEncoder: throughSuperEncoder), format)
+        }
     }
 
     @Test("A part whose optional object holds only what the spec writes names the part and the object")

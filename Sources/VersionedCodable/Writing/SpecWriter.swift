@@ -350,6 +350,8 @@ final class SpecWriter: Encoder {
             // container before the outer one could open it again.
             for (heldPlace, container) in held.reversed()
             where heldPlace.path.starts(with: place.path) && !isWritten(heldPlace) {
+                // An object opened by hand may be an optional's value; nothing tells.
+                try checkHoldsOwnKeys(heldPlace)
                 markWritten(heldPlace)
                 try checkKeyForms(at: heldPlace)
                 var container = container()
