@@ -38,9 +38,10 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     case noDowngrade(from: any VersionedCodable.Type)
 
     /// A downgrade step found data that the older version `in` cannot represent, or the
-    /// document cannot: an optional's value or a dictionary's entry where the version path
-    /// writes an object, holding nothing of the type's own there, would read back as `nil` or as
-    /// no entry, and is refused with the object's coding path.
+    /// document cannot: an object where the version path writes one that may be absent on
+    /// reading (an optional's value, a dictionary's entry, or one the type opens by hand),
+    /// holding nothing of the type's own there, would read back as `nil` or as no entry, and is
+    /// refused with the object's coding path.
     ///
     /// Throw it from ``VersionedCodable/downgraded()`` with a context that names the field.
     case notRepresentable(in: any VersionedCodable.Type, EncodingError.Context)

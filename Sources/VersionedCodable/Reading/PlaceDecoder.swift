@@ -182,10 +182,7 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func contains(_ key: Key) -> Bool {
         // An object that holds only what the spec wrote is absent, as `decodeIfPresent`,
         // `decodeNil` and `allKeys` see it.
-        if let place, place.child(key.stringValue) != nil, place.owns(key.stringValue, in: base) {
-            return false
-        }
-        return base.contains(ForwardedKey(key))
+        place?.ownsObject(key.stringValue, in: base) != true && base.contains(ForwardedKey(key))
     }
 
     /// What `body` reads at `key`, noted, with the type's own key put back in an error.
@@ -228,7 +225,7 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     // fallback would cost every field of every versioned decode.
     func decodeNil(forKey key: Key) throws -> Bool {
         // An object that holds only what the spec wrote is `nil`, as `decodeIfPresent` reads it.
-        if let place, place.child(key.stringValue) != nil, place.owns(key.stringValue, in: base) {
+        if place?.ownsObject(key.stringValue, in: base) == true {
             notes?.note(key.stringValue)
             return true
         }
@@ -476,11 +473,22 @@ final class KeysRead: Sendable {
         guard let below = child(key) else {
             return owns(key)
         }
+        return below.holdsOnlyOwnKeys(at: key, in: object)
+    }
+
+    /// Whether the value at `key` of `object` is an object these keys read into that holds nothing
+    /// else: the type's `nil` there, absent to whatever the type asks.
+    func ownsObject(_ key: String, in object: KeyedDecodingContainer<ForwardedKey>) -> Bool {
+        child(key)?.holdsOnlyOwnKeys(at: key, in: object) == true
+    }
+
+    /// Whether the object at `key` of `object`, where these keys were read, holds only them.
+    private func holdsOnlyOwnKeys(at key: String, in object: KeyedDecodingContainer<ForwardedKey>) -> Bool {
         let forwarded = ForwardedKey(stringValue: key)
         guard let inner = try? object.nestedContainer(keyedBy: ForwardedKey.self, forKey: forwarded) else {
             return false
         }
-        return inner.allKeys.allSatisfy { below.owns($0.stringValue, in: inner) }
+        return inner.allKeys.allSatisfy { owns($0.stringValue, in: inner) }
     }
 }
 

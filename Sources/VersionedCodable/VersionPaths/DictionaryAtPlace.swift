@@ -63,7 +63,7 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
             }
         }
         writer.markWritten(place)
-        if !place.path.isEmpty, !strings.isEmpty {
+        if !strings.isEmpty {
             writer.noteOwnKey(at: place)
         }
         // A kept field under a key the dictionary writes gives way to the entry.

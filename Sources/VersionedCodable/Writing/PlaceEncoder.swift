@@ -92,7 +92,8 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// spec writes.
     private let watchesEveryKey: Bool
     /// Whether the keys of the type's own are noted: below the root, where an object that holds
-    /// none would read back as the spec's alone.
+    /// none would read back as the spec's alone. Kept here so that the root's keys, the common
+    /// case, skip the call.
     private let notesOwnKeys: Bool
 
     init(base: KeyedEncodingContainer<ForwardedKey>, place: SpecWritten, writer: SpecWriter) {

@@ -17,8 +17,9 @@ final class SpecWriter: Encoder {
         case entry(path: [String])
         /// Something other than a keyed object where the spec needs one.
         case notAnObject(path: [String])
-        /// An optional's value or a dictionary's entry where the spec writes an object, holding
-        /// nothing of the type's own: it would read back as `nil`, or as no entry.
+        /// An object where the spec writes one that may be absent on reading (an optional's value,
+        /// a dictionary's entry, or one the type opened by hand), holding nothing of the type's
+        /// own: it would read back as `nil`, or as no entry.
         case empty(path: [String])
     }
 
@@ -207,16 +208,17 @@ final class SpecWriter: Encoder {
         }
     }
 
-    /// Notes that the type wrote a key of its own at `place`, below the root.
+    /// Notes that the type wrote a key of its own at `place`, if it is below the root.
     func noteOwnKey(at place: SpecWritten) {
-        if ownKeys.last != place.path {
+        if !place.path.isEmpty, ownKeys.last != place.path {
             ownKeys.append(place.path)
         }
     }
 
-    /// Throws where the object at `place`, an optional's value or a dictionary's entry that the
-    /// spec writes into, holds no key of the type's own, here or below: the reader could not tell
-    /// it from the spec's object alone, and would read it back as `nil`, or leave the entry out.
+    /// Throws where the object at `place`, which the spec writes into and which may be absent on
+    /// reading (see ``Finding/empty(path:)``), holds no key of the type's own, here or below: the
+    /// reader could not tell it from the spec's object alone, and would read it back as `nil`, or
+    /// leave the entry out.
     func checkHoldsOwnKeys(_ place: SpecWritten) throws {
         if finding == nil, !ownKeys.contains(where: { $0.starts(with: place.path) }) {
             throw refuse(.empty(path: place.path))
