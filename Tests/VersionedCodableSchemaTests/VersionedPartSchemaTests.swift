@@ -89,6 +89,12 @@ struct VersionedPartSchemaTests {
         let note = Data(#"{"_metadata": {"version": 3, "versionReadableFrom": 2}, "text": "t", "pinned": true}"#.utf8)
         #expect(try newer.violations(in: note).isEmpty)
         #expect(try JSONDecoder().decode(Versioned<Note>.self, from: note).isFromNewerVersion)
+        // Keys the newer version adds beside its version are kept there, as at the root.
+        let added = Data(
+            #"{"_metadata": {"version": 3, "versionReadableFrom": 2, "createdBy": "ann"}, "text": "t"}"#.utf8
+        )
+        #expect(try newer.violations(in: added).isEmpty)
+        #expect(try JSONDecoder().decode(Versioned<Note>.self, from: added).isFromNewerVersion)
         let undeclared = Data(#"{"_metadata": {"version": 3}, "text": "t"}"#.utf8)
         #expect(try !newer.violations(in: undeclared).isEmpty)
         #expect(throws: (any Error).self) { try JSONDecoder().decode(Versioned<Note>.self, from: undeclared) }

@@ -39,8 +39,9 @@ extension VersionedCodable {
 }
 
 /// A document read through ``Versioned`` by a build older than the version that wrote it: the
-/// document's own version and declaration, and the fields at its root that the older type did
-/// not read, written back as they came.
+/// document's own version and declaration, and the fields that the older type did not read,
+/// written back as they came. Those in an object where the spec writes (`_metadata`) are kept
+/// as an object under its key, holding only them.
 @usableFromInline
 typealias NewerDocument = (
     storedVersion: Int, readableFrom: Int, writableFrom: Int, unknownFields: [(key: String, value: UnknownValue)]

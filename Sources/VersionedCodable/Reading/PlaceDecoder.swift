@@ -24,7 +24,7 @@ internal final class PlaceDecoder: Decoder {
     var place: KeysRead
     /// While a spec reads here: where its keys are noted.
     var specKeys: KeyNotes?
-    /// The keys the type reads at the root, noted only for a document newer than this build.
+    /// The keys the type reads here, noted only for a document newer than this build.
     var typeKeys: KeyNotes?
     /// Whether the version was read by the requested type's own spec, rather than an older one.
     var foundByOwnSpec = true
@@ -40,12 +40,19 @@ internal final class PlaceDecoder: Decoder {
         place = VersionKeyAtRootVersionPathSpec.keysRead
     }
 
-    /// The decoder of an object below a versioned part's root where the spec read `place`, or,
-    /// while the spec reads, where it notes its keys in `specKeys`.
-    init(base: any Decoder, place: KeysRead = VersionKeyAtRootVersionPathSpec.keysRead, specKeys: KeyNotes? = nil) {
+    /// The decoder of an object below a versioned part's root where the spec read `place`, with
+    /// the type's keys noted in `typeKeys`, or, while the spec reads, where it notes its keys in
+    /// `specKeys`.
+    init(
+        base: any Decoder,
+        place: KeysRead = VersionKeyAtRootVersionPathSpec.keysRead,
+        typeKeys: KeyNotes? = nil,
+        specKeys: KeyNotes? = nil
+    ) {
         self.base = base
         root = nil
         self.place = place
+        self.typeKeys = typeKeys
         self.specKeys = specKeys
     }
 
@@ -147,7 +154,12 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
             // The spec forwards its decoding to a struct at the same place.
             return try T(from: decoder)
         case (_, let place?):
-            return try decodeObject(type, place, from: decoder, notes: notes)
+            let value = try decodeObject(type, place, from: decoder, notes: notes)
+            // A type that forwards its object to another cannot say which of its fields it read.
+            if !(T.self is any DictionaryAtPlace.Type) {
+                notes?.forwarded = true
+            }
+            return value
         }
     }
 }
@@ -162,8 +174,8 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     let base: KeyedDecodingContainer<ForwardedKey>
     /// What the spec read here, while the type reads; `nil` while the spec reads.
     let place: KeysRead?
-    /// Where the keys read here are noted: the spec's while it reads, the type's at the root of
-    /// a document newer than this build.
+    /// Where the keys read here are noted: the spec's while it reads, the type's in a document
+    /// newer than this build.
     let notes: KeyNotes?
 
     var codingPath: [any CodingKey] { base.codingPath }
@@ -395,7 +407,12 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         if ifPresent || nilValue(of: T.self) != nil, let place, place.owns(key.stringValue, in: base) {
             return ifPresent ? nil : nilValue(of: T.self)
         }
-        return try decodeObject(type, below, from: base.superDecoder(forKey: key))
+        return try decodeObject(
+            type,
+            below,
+            from: base.superDecoder(forKey: key),
+            notes: notes?.object(at: key.stringValue)
+        )
     }
 
     /// `decoder`, standing at `key`, through the place below it if there is one.
@@ -404,22 +421,23 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         guard let (place, notes) = below(key) else {
             return decoder
         }
-        return place.map { PlaceDecoder(base: decoder, place: $0) } ?? PlaceDecoder(base: decoder, specKeys: notes)
+        return place.map { PlaceDecoder(base: decoder, place: $0, typeKeys: notes) }
+            ?? PlaceDecoder(base: decoder, specKeys: notes)
     }
 
-    /// The place of the object at `key`, while the type reads, if the spec read one there; while
-    /// the spec reads, where it notes its keys there.
+    /// The place of the object at `key`, while the type reads, if the spec read one there, with
+    /// where the type's keys there are noted; while the spec reads, where it notes its keys there.
     private func below(_ key: String) -> (place: KeysRead?, notes: KeyNotes?)? {
         guard let place else {
             return notes.map { (nil, $0.object(at: key)) }
         }
-        return place.child(key).map { ($0, nil) }
+        return place.child(key).map { ($0, notes?.object(at: key)) }
     }
 }
 
 /// Decodes a `T` from `decoder`, which stands at an object where the spec reads: a dictionary
-/// without what the spec read, anything else through a ``PlaceDecoder``. At the root of a
-/// document newer than this build, what was read is noted in `notes` once it is read.
+/// without what the spec read, anything else through a ``PlaceDecoder``. In a document newer than
+/// this build, the keys read are noted in `notes`.
 func decodeObject<T: Decodable>(
     _ type: T.Type,
     _ place: KeysRead,
@@ -431,9 +449,7 @@ func decodeObject<T: Decodable>(
         notes?.readAll = true
         return value
     }
-    let value = try T(from: PlaceDecoder(base: decoder, place: place))
-    notes?.forwarded = true
-    return value
+    return try T(from: PlaceDecoder(base: decoder, place: place, typeKeys: notes))
 }
 
 // MARK: - What was read at a place
@@ -493,8 +509,8 @@ final class KeysRead: Sendable {
 }
 
 /// The keys read at one object of a document, and at the objects below it, while they are
-/// read: by a spec, or, at the root of a document newer than this build, by the type, whose
-/// unread keys are kept.
+/// read: by a spec, or, in a document newer than this build, by the type, whose unread keys are
+/// kept.
 ///
 /// Made for one decode, filled while its reader reads, and ended with it.
 final class KeyNotes {
@@ -528,7 +544,8 @@ final class KeyNotes {
         return made
     }
 
-    private func child(_ key: String) -> KeyNotes? {
+    /// The notes of the object below `key`, if the reader read one there.
+    func child(_ key: String) -> KeyNotes? {
         objects.first { $0.key == key }?.notes
     }
 

@@ -124,24 +124,52 @@ extension VersionedCodable {
     }
 
     /// Reads a newer document as this type, the newest this build knows, which the document
-    /// says older builds may read: the fields at its root that this type does not read are kept.
+    /// says older builds may read: the fields that this type does not read are kept, at its root
+    /// and in the objects where the spec reads.
     @usableFromInline
     static func decodeNewer(_ shared: PlaceDecoder) throws -> Versioned<Self> {
         let read = KeyNotes(capacity: 16)
         shared.typeKeys = read
         let value = try decodeOwn(from: shared)
         let (stored, readable, writable) = shared.newer!
-        if read.forwarded {
+        let unknown = try unreadFields(of: try shared.sharedRoot(), place: shared.place, read: read, stored: stored)
+        return Versioned(decoded: value, storedVersion: stored, newer: (stored, readable, writable, unknown))
+    }
+
+    /// The fields of `object` that neither the spec nor the type read, to be written back as they
+    /// came: in an object the spec read into (`_metadata`), those the type did not read there,
+    /// kept as an object of only them.
+    private static func unreadFields(
+        of object: KeyedDecodingContainer<ForwardedKey>,
+        place: KeysRead,
+        read: KeyNotes?,
+        stored: Int
+    ) throws -> [(key: String, value: UnknownValue)] {
+        if read?.forwarded == true {
             // What the forwarded type read is not known, so what to keep is not either.
             throw VersionedDecodingError.documentVersionTooNew(found: stored, newest: Self.self)
         }
-        var unknown: [(key: String, value: UnknownValue)] = []
-        let root = try shared.sharedRoot()
-        for key in root.allKeys
-        where !read.readAll && !read.keys.contains(key.stringValue) && !shared.place.owns(key.stringValue) {
-            unknown.append((key.stringValue, try root.decode(UnknownValue.self, forKey: key)))
+        guard read?.readAll != true else {
+            return []
         }
-        return Versioned(decoded: value, storedVersion: stored, newer: (stored, readable, writable, unknown))
+        var unread: [(key: String, value: UnknownValue)] = []
+        for key in object.allKeys {
+            let name = key.stringValue
+            guard let below = place.child(name) else {
+                if read?.keys.contains(name) != true, !place.owns(name) {
+                    unread.append((name, try object.decode(UnknownValue.self, forKey: key)))
+                }
+                continue
+            }
+            guard let inner = try? object.nestedContainer(keyedBy: ForwardedKey.self, forKey: key) else {
+                continue
+            }
+            let fields = try unreadFields(of: inner, place: below, read: read?.child(name), stored: stored)
+            if !fields.isEmpty {
+                unread.append((name, .object(fields)))
+            }
+        }
+        return unread
     }
 
     /// The oldest versions that the document says may read and write it, if it says: beside

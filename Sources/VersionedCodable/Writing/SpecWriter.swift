@@ -37,8 +37,9 @@ final class SpecWriter: Encoder {
     /// The oldest versions that may read and write the document, written beside the version
     /// when they are older than it.
     let olderBuilds: (readableFrom: Int, writableFrom: Int)?
-    /// The fields of a newer document that this build did not read, written back at the root
-    /// where the type writes no field of the same key.
+    /// The fields of a newer document that this build did not read, written back where the type
+    /// writes no field of the same key: at the root, and in an object where the spec writes, from
+    /// the kept object of the same key (see ``keptFields(at:)``).
     let unknownFields: [(key: String, value: UnknownValue)]
     /// The encoder's key strategy, where it changes keys and is known (see
     /// ``checkKeyForms(at:)``).
@@ -106,21 +107,38 @@ final class SpecWriter: Encoder {
     /// may read and write the document, beside the version, or at the root the fields kept from a
     /// newer document.
     private func writesBesideSpec(at place: SpecWritten) -> Bool {
-        declaration?.path == place.path || (place.path.isEmpty && !unknownFields.isEmpty)
+        declaration?.path == place.path || (!unknownFields.isEmpty && !kept(at: place.path).isEmpty)
     }
 
     /// Notes a key the type writes at `place`, where it is compared later: under a key strategy
-    /// that changes keys, and at the root beside kept fields, which a key the type writes wins
-    /// over (a field it writes but does not read).
+    /// that changes keys, and beside kept fields, which a key the type writes wins over (a field
+    /// it writes but does not read).
     func noteWritten(_ key: String, at place: SpecWritten, isEntry: Bool) {
-        if keyStrategy != nil || (place.path.isEmpty && !unknownFields.isEmpty) {
+        if keyStrategy != nil || !unknownFields.isEmpty {
             keysWritten.append((place.path, key, isEntry))
         }
     }
 
-    /// The kept fields that the type did not write itself.
-    private var keptFields: some Sequence<(key: String, value: UnknownValue)> {
-        unknownFields.lazy.filter { kept in !self.keysWritten.contains { $0.path.isEmpty && $0.key == kept.key } }
+    /// The fields kept at `path`: the newer document's at the root, and below it those of the
+    /// kept object at each key of the path.
+    private func kept(at path: [String]) -> [(key: String, value: UnknownValue)] {
+        var fields = unknownFields
+        for key in path {
+            guard case .object(let inner)? = fields.first(where: { $0.key == key })?.value else {
+                return []
+            }
+            fields = inner
+        }
+        return fields
+    }
+
+    /// The fields kept at `place` that are written there: not those the type wrote itself, nor
+    /// those under a key the spec writes, whose kept object is merged into the spec's.
+    private func keptFields(at place: SpecWritten) -> some Sequence<(key: String, value: UnknownValue)> {
+        kept(at: place.path).lazy.filter { kept in
+            !place.keys.contains(kept.key)
+                && !self.keysWritten.contains { $0.path == place.path && $0.key == kept.key }
+        }
     }
 
     /// Throws where the key strategy writes a key the type wrote at `place` as one the spec
@@ -216,11 +234,11 @@ final class SpecWriter: Encoder {
     }
 
     /// Throws where the object at `place`, which the spec writes into and which may be absent on
-    /// reading (see ``Finding/empty(path:)``), holds no key of the type's own, here or below: the
-    /// reader could not tell it from the spec's object alone, and would read it back as `nil`, or
-    /// leave the entry out.
+    /// reading (see ``Finding/empty(path:)``), holds no key of the type's own, here or below, nor
+    /// a kept one: the reader could not tell it from the spec's object alone, and would read it
+    /// back as `nil`, or leave the entry out.
     func checkHoldsOwnKeys(_ place: SpecWritten) throws {
-        if finding == nil, !ownKeys.contains(where: { $0.starts(with: place.path) }) {
+        if finding == nil, !ownKeys.contains(where: { $0.starts(with: place.path) }), kept(at: place.path).isEmpty {
             throw refuse(.empty(path: place.path))
         }
     }
@@ -386,8 +404,8 @@ final class SpecWriter: Encoder {
     /// key strategy makes a kept key one of them; what the spec writes; and beside the version the
     /// oldest versions that may read and write the document.
     func forEachEntry(at place: SpecWritten, _ body: (String, MergedEntry) throws -> Void) rethrows {
-        if place.path.isEmpty {
-            for (key, value) in keptFields {
+        if !unknownFields.isEmpty {
+            for (key, value) in keptFields(at: place) {
                 try body(key, .value(value))
             }
         }
@@ -411,8 +429,8 @@ final class SpecWriter: Encoder {
     /// through the coder's own method for its type (the version through the typed one, its fast
     /// path).
     func write(_ place: SpecWritten, into container: inout KeyedEncodingContainer<ForwardedKey>) throws {
-        if place.path.isEmpty, !unknownFields.isEmpty {
-            for (key, value) in keptFields {
+        if !unknownFields.isEmpty {
+            for (key, value) in keptFields(at: place) {
                 try container.encode(value, forKey: ForwardedKey(stringValue: key))
             }
         }
