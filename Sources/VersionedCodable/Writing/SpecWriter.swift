@@ -104,8 +104,8 @@ final class SpecWriter: Encoder {
     }
 
     /// Whether this encode writes keys at `place` that the spec did not: the oldest versions that
-    /// may read and write the document, beside the version, or at the root the fields kept from a
-    /// newer document.
+    /// may read and write the document, beside the version, or fields kept there from a newer
+    /// document.
     private func writesBesideSpec(at place: SpecWritten) -> Bool {
         declaration?.path == place.path || (!unknownFields.isEmpty && !kept(at: place.path).isEmpty)
     }
@@ -399,10 +399,10 @@ final class SpecWriter: Encoder {
         try write(place, into: &container)
     }
 
-    /// Calls `body` with what is written at `place`, in order: at the root the fields of a newer
-    /// document that this build did not read, first, so that the spec's own values win where a
-    /// key strategy makes a kept key one of them; what the spec writes; and beside the version the
-    /// oldest versions that may read and write the document.
+    /// Calls `body` with what is written at `place`, in order: the fields kept there from a newer
+    /// document, first, so that the spec's own values win where a key strategy makes a kept key
+    /// one of them; what the spec writes; and beside the version the oldest versions that may
+    /// read and write the document.
     func forEachEntry(at place: SpecWritten, _ body: (String, MergedEntry) throws -> Void) rethrows {
         if !unknownFields.isEmpty {
             for (key, value) in keptFields(at: place) {
