@@ -219,6 +219,59 @@ struct KeptSpecObjectFieldsTests {
         #expect(back._metadata == .init(createdBy: "ann", source: nil))
     }
 
+    @Test("Under snake-case strategies, a dictionary at _metadata sees none of the keys the spec wrote there")
+    func dictionaryUnderKeyStrategies() throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        // The newer build writes `_metadata` as a struct, so the strategy renames every key in it.
+        let written = try encoder.encode(versioned: Self.label)
+        let metadata = try #require(try VersionPlacementTests.object(written)["_metadata"] as? [String: Any])
+        #expect(
+            Set(metadata.keys) == ["created_by", "source", "version", "version_readable_from", "version_writable_from"]
+        )
+        var old = try decoder.decode(Versioned<ListingLabelV1>.self, from: written)
+        // A dictionary's keys are data, read as they are; the spec's are not among them.
+        #expect(old.wrappedValue._metadata == ["created_by": "ann", "source": "scan"])
+        old.wrappedValue.title = "marmalade"
+        let back = try encoder.encode(old)
+        let rewritten = try #require(try VersionPlacementTests.object(back)["_metadata"] as? [String: Any])
+        #expect(
+            Set(rewritten.keys) == ["created_by", "source", "version", "versionReadableFrom", "versionWritableFrom"]
+        )
+        #expect(
+            try decoder.decode(versioned: Label.self, from: back)
+                == Label(title: "marmalade", tag: "pantry", _metadata: Self.label._metadata)
+        )
+    }
+
+    @Test("Under a custom key strategy, a dictionary at _metadata whose keys the strategy renames is a clear error")
+    func dictionaryUnderCustomStrategy() throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .custom { path in AnyKey("x_" + path.last!.stringValue) }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in AnyKey(String(path.last!.stringValue.dropFirst(2))) }
+        let written = try encoder.encode(versioned: Self.label)
+        // The struct reads it back; a dictionary cannot tell which of its keys are the spec's.
+        #expect(try decoder.decode(versioned: Label.self, from: written) == Self.label)
+        do {
+            _ = try decoder.decode(Versioned<ListingLabelV1>.self, from: written)
+            Issue.record("the dictionary was read with the spec's keys among its entries, or without them by a guess")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.debugDescription.contains("which of them it wrote cannot be told"))
+            #expect(context.codingPath.map(\.stringValue) == ["_metadata"])
+        }
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     /// Forwards its `_metadata` to another type through a single-value container.
     struct ForwardingLabelV1: VersionedCodable, Equatable {
         static let version: Int? = 1

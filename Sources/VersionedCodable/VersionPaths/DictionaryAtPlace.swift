@@ -20,19 +20,22 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
         }
         // As the coder reads a `[String: …]`: keys as they are, with no key strategy.
         let entries = try decoder.singleValueContainer().decode([String: DecodedEntry<Value>].self)
+        let object = try decoder.container(keyedBy: ForwardedKey.self)
+        let names = try namesRead(for: Set(entries.keys), in: object, place)
         var dictionary: [String: Value] = [:]
         for (key, entry) in entries {
-            guard let below = place.child(key) else {
-                if !place.owns(key) {
+            // The spec read each key under the name the coder's key strategy gives it.
+            let name = names[key] ?? key
+            guard let below = place.child(name) else {
+                if !place.owns(name) {
                     dictionary[key] = try entry.result.get()
                 }
                 continue
             }
             // An object the spec read into is the type's entry where it holds the type's keys
             // too, read without the spec's.
-            let object = try decoder.container(keyedBy: ForwardedKey.self)
-            if !place.owns(key, in: object) {
-                let forwarded = ForwardedKey(stringValue: key)
+            if !place.owns(name, in: object) {
+                let forwarded = ForwardedKey(stringValue: name)
                 dictionary[key] = try decodeObject(Value.self, below, from: object.superDecoder(forKey: forwarded))
             }
         }
@@ -124,4 +127,59 @@ enum MergedEntry: Encodable {
             try writer.write(place, into: &container)
         }
     }
+}
+
+/// The names `object`, a dictionary's object read as keyed, gives the keys in `raw` that the
+/// coder's key strategy renames, where one of those names is the spec's: `version_readable_from`,
+/// which a struct wrote under `.convertToSnakeCase`, is read as `versionReadableFrom` under
+/// `.convertFromSnakeCase`. They are matched by that strategy's documented conversion, or, where
+/// one key is renamed, to the one new name.
+///
+/// - Throws: `DecodingError.dataCorrupted` where a renamed key does not match one of the names
+///   that way (another strategy): which entries the spec wrote cannot be told.
+private func namesRead(
+    for raw: Set<String>,
+    in object: KeyedDecodingContainer<ForwardedKey>,
+    _ place: KeysRead
+) throws -> [String: String] {
+    let named = Set(object.allKeys.map(\.stringValue))
+    let renamed = raw.subtracting(named)
+    let newNames = named.subtracting(raw)
+    guard !renamed.isEmpty, newNames.contains(where: { place.owns($0) || place.child($0) != nil }) else {
+        return [:]
+    }
+    if renamed.count == 1, newNames.count == 1 {
+        // One key renamed, to one name: whatever the strategy, they are the same key.
+        return [renamed.first!: newNames.first!]
+    }
+    var names: [String: String] = [:]
+    for key in renamed {
+        let name = camelCased(snakeCased: key)
+        guard newNames.contains(name) else {
+            let description =
+                "The decoder's key strategy renames keys of this dictionary, where the VersionPathSpec "
+                + "reads, and which of them it wrote cannot be told; read the object as a struct, or "
+                + "with the key strategy the document was written with."
+            throw DecodingError.dataCorrupted(.init(codingPath: object.codingPath, debugDescription: description))
+        }
+        names[key] = name
+    }
+    return names
+}
+
+/// `key` as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` reads it: the words between
+/// underscores joined, each after the first capitalized, with leading and trailing underscores
+/// kept.
+private func camelCased(snakeCased key: String) -> String {
+    guard let first = key.firstIndex(where: { $0 != "_" }), let last = key.lastIndex(where: { $0 != "_" }) else {
+        return key
+    }
+    let words = key[first...last].split(separator: "_")
+    guard words.count > 1 else {
+        return key
+    }
+    let joined =
+        words[0].lowercased()
+        + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
+    return String(key[..<first]) + joined + String(key[key.index(after: last)...])
 }
