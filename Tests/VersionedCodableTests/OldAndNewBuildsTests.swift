@@ -348,13 +348,20 @@ struct OldAndNewBuildsTests {
         #expect(object["version"] as? Int == 4)
     }
 
-    @Test("A type that forwards its root to another cannot say what it read, so a newer document is too new for it")
-    func forwardedRootRefusesNewerDocument() throws {
+    @Test("A type that forwards its root to another keeps a newer document's fields, as the other reads them")
+    func forwardedRootKeepsNewerFields() throws {
         typealias Forwarding = WritingRulesTests.Wrapper<WritingRulesTests.OptionalMetadata>
         let document = #"{"_metadata":{"version":3,"versionReadableFrom":2,"versionWritableFrom":2},"name":"n","x":1}"#
-        #expect(throws: VersionedDecodingError.documentVersionTooNew(found: 3, newest: Forwarding.self)) {
-            try JSONDecoder().decode(Versioned<Forwarding>.self, from: Data(document.utf8))
-        }
+        var read = try JSONDecoder().decode(Versioned<Forwarding>.self, from: Data(document.utf8))
+        #expect(read.isFromNewerVersion)
+        #expect(read.wrappedValue.inner == .init(name: "n", _metadata: nil))
+        read.wrappedValue.inner.name = "edited"
+        let object = try VersionPlacementTests.object(try JSONEncoder().encode(read))
+        #expect(object["name"] as? String == "edited")
+        #expect(object["x"] as? Int == 1)
+        let metadata = try #require(object["_metadata"] as? [String: Any])
+        #expect(metadata["version"] as? Int == 3)
+        #expect(metadata["versionReadableFrom"] as? Int == 2)
         let current = #"{"_metadata":{"version":2},"name":"n"}"#
         #expect(try JSONDecoder().decode(versioned: Forwarding.self, from: Data(current.utf8)).inner.name == "n")
     }

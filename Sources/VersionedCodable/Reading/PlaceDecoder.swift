@@ -154,12 +154,8 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
             // The spec forwards its decoding to a struct at the same place.
             return try T(from: decoder)
         case (_, let place?):
-            let value = try decodeObject(type, place, from: decoder, notes: notes)
-            // A type that forwards its object to another cannot say which of its fields it read.
-            if !(T.self is any DictionaryAtPlace.Type) {
-                notes?.forwarded = true
-            }
-            return value
+            // The type forwards its object to another, whose keys are noted as its own.
+            return try decodeObject(type, place, from: decoder, notes: notes)
         }
     }
 }
@@ -520,8 +516,6 @@ final class KeyNotes {
     var metMissingKey = false
     /// Whether the reader read every key at once (a dictionary).
     var readAll = false
-    /// Whether the reader forwarded the object to another type, whose keys are not noted.
-    var forwarded = false
 
     init(capacity: Int = 0) {
         keys.reserveCapacity(capacity)

@@ -132,7 +132,7 @@ extension VersionedCodable {
         shared.typeKeys = read
         let value = try decodeOwn(from: shared)
         let (stored, readable, writable) = shared.newer!
-        let unknown = try unreadFields(of: try shared.sharedRoot(), place: shared.place, read: read, stored: stored)
+        let unknown = try unreadFields(of: try shared.sharedRoot(), place: shared.place, read: read)
         return Versioned(decoded: value, storedVersion: stored, newer: (stored, readable, writable, unknown))
     }
 
@@ -142,13 +142,8 @@ extension VersionedCodable {
     private static func unreadFields(
         of object: KeyedDecodingContainer<ForwardedKey>,
         place: KeysRead,
-        read: KeyNotes?,
-        stored: Int
+        read: KeyNotes?
     ) throws -> [(key: String, value: UnknownValue)] {
-        if read?.forwarded == true {
-            // What the forwarded type read is not known, so what to keep is not either.
-            throw VersionedDecodingError.documentVersionTooNew(found: stored, newest: Self.self)
-        }
         guard read?.readAll != true else {
             return []
         }
@@ -164,7 +159,7 @@ extension VersionedCodable {
             guard let inner = try? object.nestedContainer(keyedBy: ForwardedKey.self, forKey: key) else {
                 continue
             }
-            let fields = try unreadFields(of: inner, place: below, read: read?.child(name), stored: stored)
+            let fields = try unreadFields(of: inner, place: below, read: read?.child(name))
             if !fields.isEmpty {
                 unread.append((name, .object(fields)))
             }
