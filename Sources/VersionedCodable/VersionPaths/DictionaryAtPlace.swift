@@ -142,12 +142,15 @@ private func namesRead(
     in object: KeyedDecodingContainer<ForwardedKey>,
     _ place: KeysRead
 ) throws -> [String: String] {
+    // Only a name the spec read that the object has, but no key has as it is, was renamed: the
+    // common dictionary is decided by those few names.
+    let specNames = place.keys + place.declarations
+    guard specNames.contains(where: { !raw.contains($0) && object.contains(ForwardedKey(stringValue: $0)) }) else {
+        return [:]
+    }
     let named = Set(object.allKeys.map(\.stringValue))
     let renamed = raw.subtracting(named)
     let newNames = named.subtracting(raw)
-    guard !renamed.isEmpty, newNames.contains(where: { place.owns($0) || place.child($0) != nil }) else {
-        return [:]
-    }
     if renamed.count == 1, newNames.count == 1 {
         // One key renamed, to one name: whatever the strategy, they are the same key.
         return [renamed.first!: newNames.first!]
