@@ -58,7 +58,7 @@ extension VersionedFixtures {
     ///
     /// A declared `.compatible` change that adds a field inside a nested struct fails: older
     /// builds keep the fields they do not know only at the root of the document and of each
-    /// `Versioned` part, so they drop it. So does a change that adds a case to an enum field, unless
+    /// `Versioned` part, and in the objects where the spec keeps the version, so they drop it. So does a change that adds a case to an enum field, unless
     /// the older build declares the field as `OpenEnum`: the issue names the field and the value
     /// that build cannot read. The report's
     /// ``VersionCompatibilityReport/declarations`` say what each version promises.

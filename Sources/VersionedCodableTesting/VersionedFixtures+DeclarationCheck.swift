@@ -197,7 +197,8 @@ extension VersionedFixtures {
         }
         let hint =
             " An older build writes back the fields it knows as it read them, and keeps the others only at the "
-            + "root of the document and of each Versioned part, not inside other values: declare "
+            + "root of the document and of each Versioned part and in the objects where the spec keeps the "
+            + "version, not inside other values: declare "
             + ".readOnlyCompatible, or add new fields where older builds keep them."
         let roundTrip =
             declared + ", but what such a build reads through Versioned<\(Older.self)> and writes back unedited"

@@ -299,6 +299,39 @@ struct OpenJarLabel: VersionedCodable, Equatable {
     func downgraded() -> OpenJarLabelV1 { OpenJarLabelV1(text: text, colour: OpenEnum(rawValue: colour.rawValue)) }
 }
 
+/// Keeps the version in `_metadata.version`.
+struct JarMetadataSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata.version }
+    struct Metadata: Codable { var version: Int? }
+    var _metadata: Metadata
+    init(withVersion version: Int?) { _metadata = Metadata(version: version) }
+}
+
+/// Version 1 of a jar, with nothing of its own in `_metadata`.
+struct FiledJarV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = JarMetadataSpec
+    var text: String
+}
+
+/// Version 2 adds `_metadata.filedBy`, beside the version, where older builds keep it.
+struct FiledJar: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    static let compatibility = ForwardCompatibility.compatible
+    typealias PreviousVersion = FiledJarV1
+    typealias VersionSpec = JarMetadataSpec
+    struct Metadata: Codable, Equatable { var filedBy: String }
+    var text: String
+    var _metadata: Metadata
+    init(text: String, filedBy: String) {
+        self.text = text
+        _metadata = Metadata(filedBy: filedBy)
+    }
+    init(from old: FiledJarV1) { self.init(text: old.text, filedBy: "") }
+    func downgraded() -> FiledJarV1 { FiledJarV1(text: text) }
+}
+
 @Suite("Checking what each version declares older builds may do with its documents")
 struct DeclarationCheckTests {
     static func fixtures<Value: VersionedCodable>(_ type: Value.Type) -> VersionedFixtures<Value> {
@@ -347,6 +380,13 @@ struct DeclarationCheckTests {
         #expect(report.declarations.last?.promisesOlderBuilds == false)
     }
 
+    @Test("passes for a compatible change that adds a field beside the version, in the spec's object")
+    func compatibleChangeInSpecObject() throws {
+        let (report, issues) = try Self.check(FiledJar.self, samples: [FiledJar(text: "jam", filedBy: "ann")])
+        #expect(issues.isEmpty, "\(issues.map(\.message))")
+        #expect(report.passed)
+    }
+
     @Test("records an issue naming the field when a compatible change adds it inside a nested struct")
     func nestedFieldDeclaredCompatible() throws {
         var line = 0
@@ -367,8 +407,9 @@ struct DeclarationCheckTests {
                 == "CountedShelf (version 2) sample 0 is declared readable and writable by builds of version 1 "
                 + "(ShelfV1), but what such a build reads through Versioned<ShelfV1> and writes back unedited loses "
                 + "or changes items[0].count: 2 → absent. An older build writes back the fields it knows as it read "
-                + "them, and keeps the others only at the root of the document and of each Versioned part, not "
-                + "inside other values: declare .readOnlyCompatible, or add new fields where older builds keep them."
+                + "them, and keeps the others only at the root of the document and of each Versioned part and in "
+                + "the objects where the spec keeps the version, not inside other values: declare "
+                + ".readOnlyCompatible, or add new fields where older builds keep them."
         )
     }
 
