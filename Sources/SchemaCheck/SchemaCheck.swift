@@ -222,6 +222,7 @@ struct SchemaCheck {
                         to: newSchema,
                         old: comparison.file.versionName,
                         new: file.versionName,
+                        version: version,
                         forward: comparison.forward,
                         backward: comparison.backward
                     )
@@ -315,15 +316,16 @@ struct SchemaCheck {
     /// include one `old` does not read. Backward: a field `new` requires that `old` knows and
     /// does not always write, or whose JSON types no longer include one `old` writes, or a field
     /// below the root that `old` does not know, required or not, since an older build writes
-    /// nested values with its own type and drops it; a field at the root that `old` does not know
-    /// is not a problem, since an older build writes back the keys at the root it does not read
-    /// as they came. Objects are followed into their properties; references and array items are
-    /// compared by their JSON types only.
+    /// nested values with its own type and drops it; a field that `old` does not know at the root,
+    /// or in an object on the way to `new`'s version (`_metadata`), is not a problem, since an
+    /// older build writes back the keys it does not read there as they came. Objects are followed
+    /// into their properties; references and array items are compared by their JSON types only.
     func compatibilityProblems(
         from old: JSONSchema,
         to new: JSONSchema,
         old oldName: String,
         new newName: String,
+        version: Int,
         forward: Bool,
         backward: Bool
     )
@@ -331,8 +333,33 @@ struct SchemaCheck {
     {
         var problems: [String] = []
         let names = (old: oldName, new: newName)
-        walk(old, new, field: "", names: names, forward: forward, backward: backward, problems: &problems)
+        let keeping = Self.objectsToVersion(in: new, version: version) ?? [""]
+        walk(
+            old,
+            new,
+            field: "",
+            names: names,
+            keeping: keeping,
+            forward: forward,
+            backward: backward,
+            problems: &problems
+        )
         return problems
+    }
+
+    /// The paths of the objects from the root to the one that holds `version`'s constant, the
+    /// root's as `""`: where an older build keeps the keys it does not read.
+    static func objectsToVersion(in schema: JSONSchema, version: Int, at path: String = "") -> Set<String>? {
+        let properties = schema.properties ?? [:]
+        if properties.values.contains(where: { $0.constValue == .number(Decimal(version)) }) {
+            return [path]
+        }
+        for (key, property) in properties.sorted(by: { $0.key < $1.key }) {
+            if let below = objectsToVersion(in: property, version: version, at: path.isEmpty ? key : "\(path).\(key)") {
+                return below.union([path])
+            }
+        }
+        return nil
     }
 
     private func walk(
@@ -340,6 +367,7 @@ struct SchemaCheck {
         _ new: JSONSchema,
         field: String,
         names: (old: String, new: String),
+        keeping: Set<String>,
         forward: Bool,
         backward: Bool,
         problems: inout [String]
@@ -351,12 +379,12 @@ struct SchemaCheck {
         for key in Set(oldProperties.keys).union(newProperties.keys).sorted() {
             let path = field.isEmpty ? key : "\(field).\(key)"
             let unknownToOld = oldProperties[key] == nil
-            if backward, unknownToOld, !field.isEmpty {
+            let kept = keeping.contains(field)
+            if backward, unknownToOld, !kept {
                 problems.append(
                     "\(path): \(names.old) does not know it, and drops it when it writes the document back"
                 )
-            } else if backward, newRequired.contains(key), !oldRequired.contains(key), !(field.isEmpty && unknownToOld)
-            {
+            } else if backward, newRequired.contains(key), !oldRequired.contains(key), !(kept && unknownToOld) {
                 problems.append("\(path): required by \(names.new), which \(names.old) does not always write")
             }
             if forward, oldRequired.contains(key), !newRequired.contains(key) {
@@ -379,6 +407,7 @@ struct SchemaCheck {
                     after,
                     field: path,
                     names: names,
+                    keeping: keeping,
                     forward: forward,
                     backward: backward,
                     problems: &problems

@@ -270,6 +270,50 @@ struct SchemaCheckTests {
         #expect(repository.check("--against", "HEAD", "--mode", "full").status == .clean)
     }
 
+    @Test("A field added beside a version below the root is kept by older builds, as at the root; deeper, it is not")
+    func fieldBesideVersionBelowTheRoot() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        func memo(_ version: Int, metadata: String, readableFrom: Int? = nil, writableFrom: Int? = nil) -> String {
+            let properties = versionProperties(version, readableFrom: readableFrom, writableFrom: writableFrom)
+            return #"""
+                {"type": "object", "required": ["_metadata"], "properties": {"_metadata": {"type": "object",
+                  "required": ["version"], "properties": {\#((properties + [metadata]).filter { !$0.isEmpty }.joined(separator: ", "))}}}}
+                """#
+        }
+        try repository.write("Schemas/Memo/v1.schema.json", memo(1, metadata: ""))
+        try repository.commit()
+        // An older build keeps `_metadata.createdBy` and writes it back where it was.
+        try repository.write(
+            "Schemas/Memo/v2.schema.json",
+            memo(2, metadata: #""createdBy": {"type": "string"}"#, readableFrom: 1, writableFrom: 1)
+        )
+        #expect(repository.check("--against", "HEAD", "--mode", "full").status == .clean)
+        // An object inside `_metadata` that v1 does not know is kept whole too; a field inside an
+        // object v1 knows there is not.
+        let origin = #""origin": {"type": "object", "required": ["app"], "properties": {"app": {"type": "string"}}}"#
+        try repository.write("Schemas/Memo/v2.schema.json", memo(2, metadata: origin, readableFrom: 1, writableFrom: 1))
+        #expect(repository.check("--against", "HEAD").status == .clean)
+        let deeperRepository = try Repository()
+        defer { deeperRepository.delete() }
+        try deeperRepository.write("Schemas/Memo/v1.schema.json", memo(1, metadata: origin))
+        try deeperRepository.commit()
+        let deeper =
+            #""origin": {"type": "object", "required": ["app"], "properties": {"app": {"type": "string"}, "#
+            + #""build": {"type": "integer"}}}"#
+        try deeperRepository.write(
+            "Schemas/Memo/v2.schema.json",
+            memo(2, metadata: deeper, readableFrom: 1, writableFrom: 1)
+        )
+        let backward = deeperRepository.check("--against", "HEAD")
+        #expect(backward.status == .breaking)
+        #expect(
+            backward.output.contains(
+                "- _metadata.origin.build: v1 does not know it, and drops it when it writes the document back"
+            )
+        )
+    }
+
     @Test("A declaration beside a version below the root, as at _metadata.version, is found there")
     func declarationBelowTheRoot() throws {
         let repository = try Repository()
