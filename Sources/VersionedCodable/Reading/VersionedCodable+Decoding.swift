@@ -136,37 +136,6 @@ extension VersionedCodable {
         return Versioned(decoded: value, storedVersion: stored, newer: (stored, readable, writable, unknown))
     }
 
-    /// The fields of `object` that neither the spec nor the type read, to be written back as they
-    /// came: in an object the spec read into (`_metadata`), those the type did not read there,
-    /// kept as an object of only them.
-    private static func unreadFields(
-        of object: KeyedDecodingContainer<ForwardedKey>,
-        place: KeysRead,
-        read: KeyNotes?
-    ) throws -> [(key: String, value: UnknownValue)] {
-        guard read?.readAll != true else {
-            return []
-        }
-        var unread: [(key: String, value: UnknownValue)] = []
-        for key in object.allKeys {
-            let name = key.stringValue
-            guard let below = place.child(name) else {
-                if read?.keys.contains(name) != true, !place.owns(name) {
-                    unread.append((name, try object.decode(UnknownValue.self, forKey: key)))
-                }
-                continue
-            }
-            guard let inner = try? object.nestedContainer(keyedBy: ForwardedKey.self, forKey: key) else {
-                continue
-            }
-            let fields = try unreadFields(of: inner, place: below, read: read?.child(name))
-            if !fields.isEmpty {
-                unread.append((name, .object(fields)))
-            }
-        }
-        return unread
-    }
-
     /// The oldest versions that the document says may read and write it, if it says: beside
     /// a value the spec read that holds the version, in `object`, the object where `keys` were
     /// read. Where `versionKeyIsKnown` (the default spec, which read the version as an integer
@@ -390,4 +359,36 @@ struct VersionedDocument<Value: VersionedCodable>: DecodableWithConfiguration {
     init(from decoder: any Decoder, configuration walk: (Int?, any Decoder) throws -> Value) throws {
         versioned = try Value.decodeVersionedPart(from: decoder, walk: walk)
     }
+}
+
+/// The fields of `object` that neither the spec nor the type read, to be written back as they
+/// came: in an object the spec read into (`_metadata`), those the type did not read there,
+/// kept as an object of only them.
+private func unreadFields(
+    of object: KeyedDecodingContainer<ForwardedKey>,
+    place: KeysRead,
+    read: KeyNotes?
+) throws -> [(key: String, value: UnknownValue)] {
+    guard read?.readAll != true else {
+        return []
+    }
+    let keysRead = read?.keys ?? []
+    var unread: [(key: String, value: UnknownValue)] = []
+    for key in object.allKeys {
+        let name = key.stringValue
+        guard let below = place.child(name) else {
+            if !keysRead.contains(name), !place.owns(name) {
+                unread.append((name, try object.decode(UnknownValue.self, forKey: key)))
+            }
+            continue
+        }
+        guard let inner = try? object.nestedContainer(keyedBy: ForwardedKey.self, forKey: key) else {
+            continue
+        }
+        let fields = try unreadFields(of: inner, place: below, read: read?.child(name))
+        if !fields.isEmpty {
+            unread.append((name, .object(fields)))
+        }
+    }
+    return unread
 }
