@@ -20,13 +20,18 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
         }
         // As the coder reads a `[String: …]`: keys as they are, with no key strategy.
         let entries = try decoder.singleValueContainer().decode([String: DecodedEntry<Value>].self)
-        let object = try decoder.container(keyedBy: ForwardedKey.self)
-        let names = try namesRead(for: Set(entries.keys), in: object, place)
+        // The same object read as keyed, with the spec's names for its keys, where it is needed:
+        // for an object the spec read into, or for a name the spec read that no key has as it is.
+        let specNames = place.keys + place.declarations
+        let object =
+            !place.objects.isEmpty || specNames.contains(where: { entries[$0] == nil })
+            ? try decoder.container(keyedBy: ForwardedKey.self) : nil
+        let names = try object.map { try namesRead(for: Set(entries.keys), in: $0, place) } ?? [:]
         var dictionary: [String: Value] = [:]
         for (key, entry) in entries {
             // The spec read each key under the name the coder's key strategy gives it.
             let name = names[key] ?? key
-            guard let below = place.child(name) else {
+            guard let below = place.child(name), let object else {
                 if !place.owns(name) {
                     dictionary[key] = try entry.result.get()
                 }
@@ -142,8 +147,7 @@ private func namesRead(
     in object: KeyedDecodingContainer<ForwardedKey>,
     _ place: KeysRead
 ) throws -> [String: String] {
-    // Only a name the spec read that the object has, but no key has as it is, was renamed: the
-    // common dictionary is decided by those few names.
+    // Only a name the spec read that the object has, but no key has as it is, was renamed.
     let specNames = place.keys + place.declarations
     guard specNames.contains(where: { !raw.contains($0) && object.contains(ForwardedKey(stringValue: $0)) }) else {
         return [:]
