@@ -26,7 +26,7 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
         let object =
             !place.objects.isEmpty || specNames.contains(where: { entries[$0] == nil })
             ? try decoder.container(keyedBy: ForwardedKey.self) : nil
-        let names = try object.map { try namesRead(for: Set(entries.keys), in: $0, place) } ?? [:]
+        let names = try object.map { try namesRead(for: entries.keys, in: $0, specNames, place) } ?? [:]
         var dictionary: [String: Value] = [:]
         for (key, entry) in entries {
             // The spec read each key under the name the coder's key strategy gives it.
@@ -138,22 +138,22 @@ enum MergedEntry: Encodable {
 /// coder's key strategy renames, where one of those names is the spec's: `version_readable_from`,
 /// which a struct wrote under `.convertToSnakeCase`, is read as `versionReadableFrom` under
 /// `.convertFromSnakeCase`. They are matched by that strategy's documented conversion, or, where
-/// one key is renamed, to the one new name.
+/// one key is renamed, to the one new name. `specNames` are the names `place` read there.
 ///
 /// - Throws: `DecodingError.dataCorrupted` where a renamed key does not match one of the names
 ///   that way (another strategy): which entries the spec wrote cannot be told.
 private func namesRead(
-    for raw: Set<String>,
+    for raw: some Collection<String>,
     in object: KeyedDecodingContainer<ForwardedKey>,
+    _ specNames: [String],
     _ place: KeysRead
 ) throws -> [String: String] {
     // Only a name the spec read that the object has, but no key has as it is, was renamed.
-    let specNames = place.keys + place.declarations
     guard specNames.contains(where: { !raw.contains($0) && object.contains(ForwardedKey(stringValue: $0)) }) else {
         return [:]
     }
     let named = Set(object.allKeys.map(\.stringValue))
-    let renamed = raw.subtracting(named)
+    let renamed = Set(raw).subtracting(named)
     let newNames = named.subtracting(raw)
     if renamed.count == 1, newNames.count == 1 {
         // One key renamed, to one name: whatever the strategy, they are the same key.

@@ -107,7 +107,7 @@ final class SpecWriter: Encoder {
     /// may read and write the document, beside the version, or fields kept there from a newer
     /// document.
     private func writesBesideSpec(at place: SpecWritten) -> Bool {
-        declaration?.path == place.path || (!unknownFields.isEmpty && !kept(at: place.path).isEmpty)
+        declaration?.path == place.path || !kept(at: place.path).isEmpty
     }
 
     /// Notes a key the type writes at `place`, where it is compared later: under a key strategy
@@ -122,6 +122,9 @@ final class SpecWriter: Encoder {
     /// The fields kept at `path`: the newer document's at the root, and below it those of the
     /// kept object at each key of the path.
     private func kept(at path: [String]) -> [(key: String, value: UnknownValue)] {
+        guard !unknownFields.isEmpty else {
+            return []
+        }
         var fields = unknownFields
         for key in path {
             guard case .object(let inner)? = fields.first(where: { $0.key == key })?.value else {
