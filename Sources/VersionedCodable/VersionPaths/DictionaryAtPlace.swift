@@ -52,10 +52,10 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
         guard Key.self == String.self, let strings = self as? [String: Value] else {
             // Written by Swift's own encoding, whose keyed container refuses an entry under a
             // key the spec writes, with the spec's part merged after it.
-            return Following(value: self, place: place, writer: writer)
+            return MergedValue.following(self, place, writer)
         }
         // Written as the coder writes a `[String: …]`, keys as they are, the spec's among them.
-        var merged = [String: MergedEntry](minimumCapacity: count + place.keys.count)
+        var merged = [String: MergedValue](minimumCapacity: count + place.keys.count)
         for (key, value) in strings {
             switch writer.role(of: key, at: place) {
             case nil:
@@ -105,32 +105,6 @@ private struct DecodedEntry<Value: Decodable>: Decodable {
         // Through a single-value container, so that the coder applies its strategies for dates,
         // data and the like, as it would to the dictionary's own values.
         result = Result { try decoder.singleValueContainer().decode(Value.self) }
-    }
-}
-
-/// A value of a dictionary with string keys merged with the spec's part.
-enum MergedEntry: Encodable {
-    case value(any Encodable)
-    /// An entry of the dictionary where the spec writes an object, merged with it.
-    case entry(any Encodable, SpecWritten, SpecWriter)
-    case object(SpecWritten, SpecWriter)
-
-    func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .value(let value):
-            // Through a single-value container, so that the coder applies its strategies for
-            // dates, data and the like, as it does to a dictionary's own values.
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .entry(let value, let place, let writer):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-            try writer.checkHoldsOwnKeys(place)
-        case .object(let place, let writer):
-            writer.markWritten(place)
-            var container = encoder.container(keyedBy: ForwardedKey.self)
-            try writer.write(place, into: &container)
-        }
     }
 }
 

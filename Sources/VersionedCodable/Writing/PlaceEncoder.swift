@@ -48,20 +48,43 @@ struct PlaceEncoder: Encoder, SingleValueEncodingContainer {
     }
 }
 
-/// A value the type writes where the spec writes an object: its encoding is watched there, and
-/// the spec's part is merged in while its encoder is still open.
-///
-/// Merging there, rather than by opening the same object again from its parent afterwards, is
-/// what lets coders that build each object when its encoder is released (Yams, XMLCoder) keep
-/// both the type's fields and the spec's.
-struct Following<Value: Encodable>: Encodable {
-    let value: Value
-    let place: SpecWritten
-    let writer: SpecWriter
+/// What is written where the spec writes an object, with the spec's part merged in.
+enum MergedValue: Encodable {
+    /// A value the type writes there: its encoding is watched, and the spec's part is merged in
+    /// while its encoder is still open.
+    ///
+    /// Merging there, rather than by opening the same object again from its parent afterwards,
+    /// is what lets coders that build each object when its encoder is released (Yams,
+    /// XMLCoder) keep both the type's fields and the spec's.
+    case following(any Encodable, SpecWritten, SpecWriter)
+    /// A value of a dictionary with string keys, written as it is (see ``DictionaryAtPlace``).
+    case value(any Encodable)
+    /// An entry of such a dictionary where the spec writes an object, made ready by
+    /// ``SpecWriter/following(_:at:)``: read back as the entry only if it holds something of its
+    /// own.
+    case entry(any Encodable, SpecWritten, SpecWriter)
+    /// An object the spec writes where such a dictionary has no entry.
+    case object(SpecWritten, SpecWriter)
 
     func encode(to encoder: any Encoder) throws {
-        try value.encode(to: PlaceEncoder(base: encoder, place: place, writer: writer))
-        try writer.finish(place, into: encoder)
+        switch self {
+        case .following(let value, let place, let writer):
+            try value.encode(to: PlaceEncoder(base: encoder, place: place, writer: writer))
+            try writer.finish(place, into: encoder)
+        case .value(let value):
+            // Through a single-value container, so that the coder applies its strategies for
+            // dates, data and the like, as it does to a dictionary's own values.
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .entry(let value, let place, let writer):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+            try writer.checkHoldsOwnKeys(place)
+        case .object(let place, let writer):
+            writer.markWritten(place)
+            var container = encoder.container(keyedBy: ForwardedKey.self)
+            try writer.write(place, into: &container)
+        }
     }
 }
 

@@ -358,7 +358,7 @@ final class SpecWriter: Encoder {
         switch Route(T.self, hasPlace: { true }) {
         case .pass: throw refuse(.notAnObject(path: place.path))
         case .dictionary: return try (value as! any DictionaryAtPlace).merging(place, by: self)
-        case .follow: return Following(value: value, place: place, writer: self)
+        case .follow: return MergedValue.following(value, place, self)
         }
     }
 
@@ -406,7 +406,7 @@ final class SpecWriter: Encoder {
     /// document, first, so that the spec's own values win where a key strategy makes a kept key
     /// one of them; what the spec writes; and beside the version the oldest versions that may
     /// read and write the document.
-    func forEachEntry(at place: SpecWritten, _ body: (String, MergedEntry) throws -> Void) rethrows {
+    func forEachEntry(at place: SpecWritten, _ body: (String, MergedValue) throws -> Void) rethrows {
         if !unknownFields.isEmpty {
             for (key, value) in keptFields(at: place) {
                 try body(key, .value(value))
