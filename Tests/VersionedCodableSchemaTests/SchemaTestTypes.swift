@@ -283,3 +283,33 @@ struct Desk: VersionedCodable {
     var ink: Versioned<Ink.V1>
     var pen: Versioned<Pen.V2>
 }
+
+/// A note whose own `_metadata` object, a closed struct, holds the version its spec writes there.
+struct Memo: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = MetadataVersionSpec
+
+    struct Metadata: Codable, Equatable {
+        var createdBy: String
+    }
+    var _metadata: Metadata
+    var text: String
+}
+
+/// A versioned document with a memo part.
+struct Folder: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var memo: Versioned<Memo>
+}
+
+/// A note whose own `_metadata` object is optional: its `nil` is written as the spec's object alone.
+struct OptionalMemo: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = MetadataVersionSpec
+
+    var _metadata: Memo.Metadata?
+    var text: String
+}

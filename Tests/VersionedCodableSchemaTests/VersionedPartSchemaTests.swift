@@ -100,6 +100,64 @@ struct VersionedPartSchemaTests {
         #expect(throws: (any Error).self) { try JSONDecoder().decode(Versioned<Note>.self, from: undeclared) }
     }
 
+    @Test(
+        "Where the type has an object of its own at the spec's object, the schema holds both, as the reader reads it",
+        arguments: [
+            // The current version, at the root of a document and as a part.
+            (#"{"_metadata": {"version": 2, "createdBy": "ann"}, "text": "t"}"#, true),
+            (#"{"_metadata": {"version": 2, "createdBy": 7}, "text": "t"}"#, false),
+            (#"{"_metadata": {"version": 2}, "text": "t"}"#, false),
+            // A newer version that version 2 may read and write: the keys it adds at the root and
+            // beside its version are kept, the type's own are still checked.
+            (
+                #"{"_metadata": {"version": 3, "versionReadableFrom": 2, "versionWritableFrom": 2, "#
+                    + #""createdBy": "ann", "filedBy": "bo"}, "text": "t", "colour": "red"}"#,
+                true
+            ),
+            (#"{"_metadata": {"version": 3, "versionReadableFrom": 2, "createdBy": 7}, "text": "t"}"#, false),
+        ]
+    )
+    func typeObjectAtSpecObject(memo: String, isRead: Bool) throws {
+        let part = Data(#"{"version": 1, "memo": \#(memo)}"#.utf8)
+        let problems = try #require(VersionSchemas(for: Folder.self)[1]).violations(in: part)
+        #expect(problems.isEmpty == isRead, "\(memo): \(problems)")
+        let read = Result { try JSONDecoder().decode(versioned: Folder.self, from: part) }
+        #expect(((try? read.get()) != nil) == isRead, "\(memo)")
+        if let folder = try? read.get(), folder.memo.isFromNewerVersion {
+            // Written back with the key the newer version added in `_metadata`.
+            let written = try JSONSerialization.jsonObject(with: JSONEncoder().encode(versioned: folder))
+            let metadata = ((written as? [String: Any])?["memo"] as? [String: Any])?["_metadata"] as? [String: Any]
+            #expect(metadata?["filedBy"] as? String == "bo")
+        }
+        // At the root, only the current version's documents are read. A key the current version
+        // does not declare is refused there, as at its root, though the decoder passes it over.
+        let undeclared = Data(#"{"_metadata": {"version": 2, "createdBy": "ann", "filedBy": "bo"}, "text": "t"}"#.utf8)
+        #expect(try !#require(VersionSchemas(for: Memo.self)[2]).violations(in: undeclared).isEmpty)
+        if !memo.contains(#""version": 3"#) {
+            let root = Data(memo.utf8)
+            let problems = try #require(VersionSchemas(for: Memo.self)[2]).violations(in: root)
+            #expect(problems.isEmpty == isRead, "\(memo): \(problems)")
+            #expect(((try? JSONDecoder().decode(versioned: Memo.self, from: root)) != nil) == isRead, "\(memo)")
+        }
+    }
+
+    @Test(
+        "An optional object of the type's at the spec's object: nil is the spec's object alone",
+        arguments: [
+            (#"{"_metadata": {"version": 2}, "text": "t"}"#, true),
+            (#"{"_metadata": {"version": 2, "createdBy": "ann"}, "text": "t"}"#, true),
+            (#"{"_metadata": {"version": 2, "filedBy": "bo"}, "text": "t"}"#, false),
+            (#"{"_metadata": {"version": 2, "createdBy": null}, "text": "t"}"#, false),
+            (#"{"_metadata": null, "text": "t"}"#, false),
+        ]
+    )
+    func optionalTypeObjectAtSpecObject(memo: String, isRead: Bool) throws {
+        let data = Data(memo.utf8)
+        let problems = try #require(VersionSchemas(for: OptionalMemo.self)[2]).violations(in: data)
+        #expect(problems.isEmpty == isRead, "\(memo): \(problems)")
+        #expect(((try? JSONDecoder().decode(versioned: OptionalMemo.self, from: data)) != nil) == isRead, "\(memo)")
+    }
+
     @Test("A malformed older part is reported at its path, with what its own version's schema refuses")
     func malformedPartMessage() throws {
         let data = Data(#"{"version": 1, "stamp": {"version": 1, "label": 7}, "extras": []}"#.utf8)

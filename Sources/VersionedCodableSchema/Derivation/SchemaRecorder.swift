@@ -240,7 +240,7 @@ final class SchemaRecorder {
             }
         }
         if var body = definitions[name] {
-            VersionPlace.add(V.self, to: &body)
+            VersionPlace.add(V.self, to: &body, definitions: definitions)
             definitions[name] = body
         }
         guard let value else {

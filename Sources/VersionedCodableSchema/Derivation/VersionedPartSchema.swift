@@ -8,9 +8,10 @@ import VersionedCodable
 /// schemas of every version, each with its own version constant at the place its spec writes it.
 /// A version newer than the chain's newest is refused, unless the document declares that builds
 /// of the newest version may read it (forward compatibility); then it is read as the newest
-/// version, and the keys at its root that the newest version does not read are kept. The last
-/// branch of the `anyOf` says that: the newest version's schema with a larger version, the
-/// declaration beside it, and its root open to other keys.
+/// version, and the keys that the newest version does not read are kept, at its root and in the
+/// spec's objects on the way to the version. The last branch of the `anyOf` says that: the
+/// newest version's schema with a larger version, the declaration beside it, and those objects
+/// open to other keys.
 struct VersionedPartSchema {
     /// The part's definition: `Versioned.Attachment`, which every use of the part refers to.
     let name: String
@@ -30,7 +31,7 @@ struct VersionedPartSchema {
     func schema(definitions: [String: JSONSchema]) -> JSONSchema {
         var options = versionNames.map(JSONSchema.reference(to:))
         if let newer, let newest = definitions[newestName] {
-            options.append(newer.schema(from: newest))
+            options.append(newer.schema(from: newest, definitions: definitions))
         }
         var schema = JSONSchema()
         schema.anyOf = options
@@ -103,23 +104,29 @@ struct NewerDocumentPlace {
         return Set(object.keys)
     }
 
-    /// The schema of a newer document read as `newest`, the newest version's schema.
-    func schema(from newestSchema: JSONSchema) -> JSONSchema {
+    /// The schema of a newer document read as `newest`, the newest version's schema, whose
+    /// references point into `definitions`: its version and declaration where the spec writes
+    /// the version, and open to other keys at its root and in the spec's objects on the way,
+    /// which the reader keeps.
+    func schema(from newestSchema: JSONSchema, definitions: [String: JSONSchema]) -> JSONSchema {
         var schema = newestSchema
         schema.title = nil
         schema.description = [
             newestSchema.description,
             "a newer version than \(newest) that declares that version \(newest) may read it: "
-                + "read as version \(newest), keeping the keys at its root that version \(newest) does not read",
+                + "read as version \(newest), keeping the keys that version \(newest) does not read",
         ].compactMap { $0 }.joined(separator: "\n")
-        if schema.additionalProperties?.boolean == false {
-            schema.additionalProperties = nil
-        }
         var version = JSONSchema(type: "integer")
         version.minimum = Decimal(newest + 1)
         var readable = JSONSchema(type: "integer")
         readable.maximum = Decimal(newest)
-        place(along: versionPath[...], in: &schema) { object in
+        schema.changeObjects(along: versionPath.dropLast(), definitions: definitions) { object, key in
+            if object.additionalProperties?.boolean == false {
+                object.additionalProperties = nil
+            }
+            guard key == nil else {
+                return
+            }
             var properties = object.properties ?? [:]
             properties[versionPath.last!] = version
             properties[readableKey] = readable
@@ -149,7 +156,10 @@ struct NewerDocumentPlace {
         var writable = JSONSchema(type: "integer")
         writable.minimum = Decimal(olderBuilds.writableFrom)
         writable.maximum = Decimal(version - 1)
-        place(along: versionPath[...], in: &schema) { object in
+        schema.changeObjects(along: versionPath.dropLast(), definitions: [:]) { object, key in
+            guard key == nil else {
+                return
+            }
             var properties = object.properties ?? [:]
             properties[readableKey] = readable
             if olderBuilds.writableFrom < version {
@@ -158,20 +168,6 @@ struct NewerDocumentPlace {
             object.properties = properties
         }
         return schema
-    }
-
-    private func place(
-        along path: ArraySlice<String>,
-        in schema: inout JSONSchema,
-        _ change: (inout JSONSchema) -> Void
-    ) {
-        guard path.count > 1, let key = path.first else {
-            change(&schema)
-            return
-        }
-        var inner = schema.properties?[key] ?? JSONSchema(type: "object")
-        place(along: path.dropFirst(), in: &inner, change)
-        schema.properties?[key] = inner
     }
 }
 
