@@ -42,8 +42,9 @@ extension Shelf {
 
 // snippet: nested-field-declared-compatible
 /// Version 2 adds a count inside each item, a plain nested struct, and declares that builds
-/// of version 1 may write its documents back. They keep unknown fields only at the root of a
-/// document and of each `Versioned` part, so they drop the count: the declaration is wrong.
+/// of version 1 may write its documents back. They keep unknown fields at the root of a
+/// document and of each `Versioned` part, and in the objects where the spec keeps the version,
+/// but not inside a nested struct, so they drop the count: the declaration is wrong.
 struct CountedShelf: VersionedCodable, Equatable {
     static let version: Int? = 2
     static let compatibility = ForwardCompatibility.compatible

@@ -47,7 +47,8 @@ public struct Versioned<Value: VersionedCodable> {
     /// Whether the value was read from a document of a newer version than this build knows,
     /// which declared that older builds may read it (see <doc:OldAndNewBuilds>).
     ///
-    /// The fields at the document's root that `Value` did not read are kept, and encoding the
+    /// The fields that `Value` did not read, at the document's root and in the objects where its
+    /// spec keeps the version (`_metadata`), are kept, and encoding the
     /// wrapper writes them back with the document's own version, and the fields `Value` knows
     /// with the value's edits. A document that older builds may only read throws when it is
     /// written.
