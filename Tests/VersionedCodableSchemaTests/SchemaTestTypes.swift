@@ -313,3 +313,45 @@ struct OptionalMemo: VersionedCodable, Equatable {
     var _metadata: Memo.Metadata?
     var text: String
 }
+
+/// Keeps the version two objects down, at `header.format.version`.
+struct HeaderFormatSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.header.format.version }
+
+    init(withVersion version: Int?) {
+        header = Header(format: Format(version: version))
+    }
+
+    struct Header: Codable {
+        var format: Format
+    }
+    struct Format: Codable {
+        var version: Int?
+    }
+    var header: Header
+}
+
+/// A record whose own `header` and `header.format` are structs the spec's objects pass through.
+struct Record: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = HeaderFormatSpec
+
+    struct Header: Codable, Equatable {
+        var author: String
+        var format: Format
+    }
+    struct Format: Codable, Equatable {
+        var name: String
+    }
+    var header: Header
+}
+
+/// A note whose `_metadata` is a dictionary of its own, beside the version its spec writes there.
+struct TaggedNote: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = MetadataVersionSpec
+
+    var _metadata: [String: String]
+}

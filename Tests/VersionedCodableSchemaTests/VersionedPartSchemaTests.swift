@@ -158,6 +158,26 @@ struct VersionedPartSchemaTests {
         #expect(((try? JSONDecoder().decode(versioned: OptionalMemo.self, from: data)) != nil) == isRead, "\(memo)")
     }
 
+    @Test(
+        "The type's objects on the spec's deeper path, and a dictionary of its own there, hold the version too",
+        arguments: [
+            (#"{"header": {"author": "a", "format": {"name": "n", "version": 1}}}"#, true),
+            (#"{"header": {"author": "a", "format": {"name": "n"}}}"#, false),
+            (#"{"header": {"author": "a", "format": {"name": 1, "version": 1}}}"#, false),
+            (#"{"header": {"format": {"name": "n", "version": 1}}}"#, false),
+        ]
+    )
+    func deeperTypeObjects(record: String, isRead: Bool) throws {
+        let data = Data(record.utf8)
+        let problems = try #require(VersionSchemas(for: Record.self)[1]).violations(in: data)
+        #expect(problems.isEmpty == isRead, "\(record): \(problems)")
+        #expect(((try? JSONDecoder().decode(versioned: Record.self, from: data)) != nil) == isRead, "\(record)")
+        let tagged = try #require(VersionSchemas(for: TaggedNote.self)[1])
+        #expect(try tagged.violations(in: Data(#"{"_metadata": {"version": 1, "colour": "red"}}"#.utf8)).isEmpty)
+        #expect(try !tagged.violations(in: Data(#"{"_metadata": {"version": 2, "colour": "red"}}"#.utf8)).isEmpty)
+        #expect(try !tagged.violations(in: Data(#"{"_metadata": {"version": 1, "colour": 7}}"#.utf8)).isEmpty)
+    }
+
     @Test("A malformed older part is reported at its path, with what its own version's schema refuses")
     func malformedPartMessage() throws {
         let data = Data(#"{"version": 1, "stamp": {"version": 1, "label": 7}, "extras": []}"#.utf8)
