@@ -355,3 +355,12 @@ struct TaggedNote: VersionedCodable, Equatable {
 
     var _metadata: [String: String]
 }
+
+/// A note whose optional `_metadata` is a dictionary of its own.
+struct OptionalTaggedNote: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = MetadataVersionSpec
+
+    var _metadata: [String: String]?
+}

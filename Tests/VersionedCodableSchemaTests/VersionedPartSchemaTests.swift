@@ -178,6 +178,23 @@ struct VersionedPartSchemaTests {
         #expect(try !tagged.violations(in: Data(#"{"_metadata": {"version": 1, "colour": 7}}"#.utf8)).isEmpty)
     }
 
+    @Test(
+        "An optional dictionary of the type's at the spec's object is never null: nil is the spec's object alone",
+        arguments: [
+            (#"{"_metadata": {"version": 1}}"#, true),
+            (#"{"_metadata": {"version": 1, "colour": "red"}}"#, true),
+            (#"{"_metadata": null}"#, false),
+            (#"{}"#, false),
+        ]
+    )
+    func optionalDictionaryAtSpecObject(note: String, isRead: Bool) throws {
+        let data = Data(note.utf8)
+        let problems = try #require(VersionSchemas(for: OptionalTaggedNote.self)[1]).violations(in: data)
+        #expect(problems.isEmpty == isRead, "\(note): \(problems)")
+        let read = Result { try JSONDecoder().decode(versioned: OptionalTaggedNote.self, from: data) }
+        #expect(((try? read.get()) != nil) == isRead, "\(note): \(read)")
+    }
+
     @Test("A malformed older part is reported at its path, with what its own version's schema refuses")
     func malformedPartMessage() throws {
         let data = Data(#"{"version": 1, "stamp": {"version": 1, "label": 7}, "extras": []}"#.utf8)

@@ -75,7 +75,8 @@ extension JSONSchema {
     /// Where the type has an object of its own on the way, it is the type's schema of it that
     /// changes, a copy of its definition in place of a reference, since a reference's schema
     /// allows only its own keys. An optional object's `null` is written as the spec's object
-    /// alone: the option becomes a closed object, which the spec's keys are added to.
+    /// alone: the option becomes a closed object, which the spec's keys are added to, and an
+    /// optional dictionary's schema no longer allows `null`.
     mutating func changeObjects(
         along path: ArraySlice<String>,
         definitions: [String: JSONSchema],
@@ -95,6 +96,10 @@ extension JSONSchema {
             }
         } else {
             inner = inner.resolved(in: definitions)
+            // An optional dictionary's `nil`, too, is the spec's object alone, never `null`.
+            if let types = inner.type, types.count > 1 {
+                inner.type = types.filter { $0 != "null" }
+            }
             inner.changeObjects(along: path.dropFirst(), definitions: definitions, change)
         }
         properties = (properties ?? [:]).merging([key: inner]) { $1 }
