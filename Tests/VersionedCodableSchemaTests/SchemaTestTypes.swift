@@ -364,3 +364,36 @@ struct OptionalTaggedNote: VersionedCodable, Equatable {
 
     var _metadata: [String: String]?
 }
+
+/// The first chore.
+struct ChoreV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var text: String
+}
+
+/// A chore that builds of version 1 may read and write back.
+struct CompatibleChore: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    static let compatibility = ForwardCompatibility.compatible
+    typealias PreviousVersion = ChoreV1
+    var text: String
+    var pinned: Bool?
+
+    init(text: String, pinned: Bool?) {
+        self.text = text
+        self.pinned = pinned
+    }
+
+    init(from old: ChoreV1) throws {
+        text = old.text
+    }
+}
+
+/// A document of parts: a compatible chore, and an optional memo.
+struct Tray: VersionedCodable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var chore: Versioned<CompatibleChore>
+    var memo: Versioned<OptionalMemo>
+}

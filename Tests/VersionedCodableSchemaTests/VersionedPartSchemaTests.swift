@@ -195,6 +195,44 @@ struct VersionedPartSchemaTests {
         #expect(((try? read.get()) != nil) == isRead, "\(note): \(read)")
     }
 
+    @Test("A part whose version names the older builds that may read it validates as the library writes it")
+    func compatiblePartDeclaration() throws {
+        let tray = Tray(
+            chore: Versioned(CompatibleChore(text: "t", pinned: true)),
+            memo: Versioned(OptionalMemo(_metadata: nil, text: "m"))
+        )
+        let written = try JSONEncoder().encode(versioned: tray)
+        #expect(String(decoding: written, as: UTF8.self).contains(#""versionReadableFrom":1"#))
+        let schema = try #require(VersionSchemas(for: Tray.self)[1])
+        let problems = try schema.violations(in: written)
+        #expect(problems.isEmpty, "\(problems)")
+        let chore = try #require(VersionSchemas(for: CompatibleChore.self)[2])
+        #expect(try chore.violations(in: JSONEncoder().encode(versioned: tray.chore.wrappedValue)).isEmpty)
+    }
+
+    @Test(
+        "A newer part's optional object of the type's is read as the type's where it holds any other key",
+        arguments: [
+            (
+                #"{"_metadata": {"version": 3, "versionReadableFrom": 2, "createdBy": "a", "filedBy": "b"}, "#
+                    + #""text": "m"}"#,
+                true
+            ),
+            (#"{"_metadata": {"version": 3, "versionReadableFrom": 2}, "text": "m", "colour": "red"}"#, true),
+            (#"{"_metadata": {"version": 3, "versionReadableFrom": 2, "createdBy": 7}, "text": "m"}"#, false),
+            (#"{"_metadata": {"version": 3, "versionReadableFrom": 2, "filedBy": "b"}, "text": "m"}"#, false),
+            (#"{"_metadata": {"version": 100000000000000000000, "versionReadableFrom": 2}, "text": "m"}"#, false),
+            (#"{"_metadata": {"version": 3, "versionReadableFrom": -1e20}, "text": "m"}"#, false),
+        ]
+    )
+    func newerOptionalTypeObject(memo: String, isRead: Bool) throws {
+        let data = Data(#"{"version": 1, "chore": {"version": 1, "text": "t"}, "memo": \#(memo)}"#.utf8)
+        let problems = try #require(VersionSchemas(for: Tray.self)[1]).violations(in: data)
+        #expect(problems.isEmpty == isRead, "\(memo): \(problems)")
+        let read = Result { try JSONDecoder().decode(versioned: Tray.self, from: data) }
+        #expect(((try? read.get()) != nil) == isRead, "\(memo): \(read)")
+    }
+
     @Test("A malformed older part is reported at its path, with what its own version's schema refuses")
     func malformedPartMessage() throws {
         let data = Data(#"{"version": 1, "stamp": {"version": 1, "label": 7}, "extras": []}"#.utf8)

@@ -241,6 +241,14 @@ final class SchemaRecorder {
         }
         if var body = definitions[name] {
             VersionPlace.add(V.self, to: &body, definitions: definitions)
+            // A version that names the older builds that may read it writes that beside its
+            // version, by the rule the library follows when it writes one: at the root of a
+            // document and of a part alike.
+            if let version = V.version, let olderBuilds = V.olderBuilds,
+                let place = NewerDocumentPlace.find(for: V.self)
+            {
+                body = place.declaring(body, atVersion: version, olderBuilds: olderBuilds)
+            }
             definitions[name] = body
         }
         guard let value else {

@@ -117,13 +117,6 @@ public struct VersionSchemas: Sendable {
                     "the code reads differently for different values at \(fields.joined(separator: ", "))"
                 )
             }
-            // A version that names the older builds that may read it writes that beside its
-            // version, by the rule the library follows when it writes one.
-            if let version = V.version, let olderBuilds = V.olderBuilds,
-                let place = NewerDocumentPlace.find(for: V.self)
-            {
-                schema = place.declaring(schema, atVersion: version, olderBuilds: olderBuilds)
-            }
             schema.dialect = "https://json-schema.org/draft/2020-12/schema"
             schema.title = V.version.map { "\(name) version \($0)" } ?? "\(name) before versioning"
             return schema

@@ -116,12 +116,24 @@ struct NewerDocumentPlace {
             "a newer version than \(newest) that declares that version \(newest) may read it: "
                 + "read as version \(newest), keeping the keys that version \(newest) does not read",
         ].compactMap { $0 }.joined(separator: "\n")
+        // Each within an `Int`, as the reader reads them.
         var version = JSONSchema(type: "integer")
         version.minimum = Decimal(newest + 1)
+        version.maximum = Decimal(Int.max)
         var readable = JSONSchema(type: "integer")
+        readable.minimum = Decimal(Int.min)
         readable.maximum = Decimal(newest)
+        var writable = JSONSchema(type: "integer")
+        writable.minimum = Decimal(Int.min)
+        writable.maximum = Decimal(Int.max)
+        var atRoot = true
         schema.changeObjects(along: versionPath.dropLast(), definitions: definitions) { object, key in
-            if object.additionalProperties?.boolean == false {
+            // Every object on the way is open, but the spec's object alone, an optional's `nil`:
+            // a key besides the spec's makes it the type's object, read as the type reads it.
+            let specKeys: Set = [key ?? versionPath.last!, readableKey, writableKey]
+            let isSpecsAlone = !atRoot && Set((object.properties ?? [:]).keys).isSubset(of: specKeys)
+            atRoot = false
+            if object.additionalProperties?.boolean == false, !isSpecsAlone {
                 object.additionalProperties = nil
             }
             guard key == nil else {
@@ -130,7 +142,7 @@ struct NewerDocumentPlace {
             var properties = object.properties ?? [:]
             properties[versionPath.last!] = version
             properties[readableKey] = readable
-            properties[writableKey] = JSONSchema(type: "integer").allowingNull
+            properties[writableKey] = writable.allowingNull
             object.properties = properties
             object.required = Array(Set((object.required ?? []) + [versionPath.last!, readableKey])).sorted()
         }
