@@ -397,3 +397,43 @@ struct Tray: VersionedCodable {
     var chore: Versioned<CompatibleChore>
     var memo: Versioned<OptionalMemo>
 }
+
+/// Keeps the version at `_metadata.version`, with a format name beside it that it reads too.
+struct FormatSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata.version }
+
+    init(withVersion version: Int?) {
+        _metadata = Metadata(version: version, format: "notes")
+    }
+
+    struct Metadata: Codable {
+        var version: Int?
+        var format: String
+    }
+    var _metadata: Metadata
+}
+
+/// A note with nothing of its own where `FormatSpec` writes.
+struct FormatNote: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = FormatSpec
+    var text: String
+}
+
+/// A note with its own closed struct where `FormatSpec` writes.
+struct FormatMemo: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = FormatSpec
+    var _metadata: Memo.Metadata
+    var text: String
+}
+
+/// A note with a dictionary of numbers where `FormatSpec` writes.
+struct FormatCounts: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = FormatSpec
+    var _metadata: [String: Int]
+}

@@ -233,6 +233,30 @@ struct VersionedPartSchemaTests {
         #expect(((try? read.get()) != nil) == isRead, "\(memo): \(read)")
     }
 
+    @Test("What the spec reads beside the version is in the schema, as the spec reads it")
+    func specKeysBesideVersion() throws {
+        func check<T: VersionedCodable>(_ type: T.Type, _ value: T, mutations: [(String, String)]) throws {
+            let schema = try #require(VersionSchemas(for: T.self)[1])
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let written = try encoder.encode(versioned: value)
+            let text = String(decoding: written, as: UTF8.self)
+            #expect(text.contains(#""format":"notes""#))
+            let problems = try schema.violations(in: written)
+            #expect(problems.isEmpty, "\(T.self): \(problems)")
+            for (from, to) in mutations {
+                #expect(text.contains(from))
+                let changed = Data(text.replacingOccurrences(of: from, with: to).utf8)
+                #expect(try !schema.violations(in: changed).isEmpty, "\(T.self): \(to)")
+                #expect(throws: (any Error).self) { try JSONDecoder().decode(versioned: T.self, from: changed) }
+            }
+        }
+        let mutations = [(#""format":"notes","#, ""), (#""format":"notes""#, #""format":7"#)]
+        try check(FormatNote.self, FormatNote(text: "t"), mutations: mutations)
+        try check(FormatMemo.self, FormatMemo(_metadata: .init(createdBy: "ann"), text: "t"), mutations: mutations)
+        try check(FormatCounts.self, FormatCounts(_metadata: ["count": 3]), mutations: mutations)
+    }
+
     @Test("A malformed older part is reported at its path, with what its own version's schema refuses")
     func malformedPartMessage() throws {
         let data = Data(#"{"version": 1, "stamp": {"version": 1, "label": 7}, "extras": []}"#.utf8)

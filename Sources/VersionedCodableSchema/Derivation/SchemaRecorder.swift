@@ -240,7 +240,7 @@ final class SchemaRecorder {
             }
         }
         if var body = definitions[name] {
-            VersionPlace.add(V.self, to: &body, definitions: definitions)
+            VersionPlace.add(V.self, to: &body, definitions: definitions, options: options)
             // A version that names the older builds that may read it writes that beside its
             // version, by the rule the library follows when it writes one: at the root of a
             // document and of a part alike.

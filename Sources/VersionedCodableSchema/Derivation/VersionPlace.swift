@@ -32,11 +32,13 @@ enum VersionPlace {
     }
 
     /// Adds the version of `type` to `schema`, an object schema of the version's own fields,
-    /// whose references point into `definitions`.
+    /// whose references point into `definitions`, with what else its spec reads beside the
+    /// version on the way to it (a `format` constant in `_metadata`), as the spec reads it.
     static func add<V: VersionedCodable>(
         _ type: V.Type,
         to schema: inout JSONSchema,
-        definitions: [String: JSONSchema]
+        definitions: [String: JSONSchema],
+        options: DerivationOptions
     ) {
         guard let path = path(of: V.self), !path.isEmpty else {
             schema.addIncompleteNote("\(V.VersionSpec.self) writes the version nowhere JSON shows it")
@@ -51,12 +53,25 @@ enum VersionPlace {
             leaf = JSONSchema(type: "null")
         }
         let required = V.version != nil
+        let specObjects = specObjects(of: V.self, along: path.dropLast(), options: options)
         // The spec's objects on the way to the version may hold more than the version: left
         // open, unless the type's own object there says what else it holds.
-        schema.changeObjects(along: path.dropLast(), definitions: definitions) { object, key in
+        schema.changeObjects(along: path.dropLast(), definitions: definitions) { object, key, depth in
+            var properties = object.properties ?? [:]
             if key == nil {
-                object.properties = (object.properties ?? [:]).merging([path.last!: leaf]) { $1 }
+                properties[path.last!] = leaf
             }
+            // The spec's other keys here, unless the type reads the same key (a mirror).
+            let spec = depth < specObjects.count ? specObjects[depth] : JSONSchema()
+            for (specKey, value) in spec.properties ?? [:] where specKey != (key ?? path.last!) {
+                if properties[specKey] == nil {
+                    properties[specKey] = value
+                }
+                if spec.required?.contains(specKey) == true {
+                    object.required = Array(Set((object.required ?? []) + [specKey])).sorted()
+                }
+            }
+            object.properties = properties
             if object.type == nil {
                 object.type = ["object"]
             }
@@ -64,6 +79,42 @@ enum VersionPlace {
                 object.required = Array(Set((object.required ?? []) + [key ?? path.last!])).sorted()
             }
         }
+    }
+}
+
+extension VersionPlace {
+    /// The objects `V`'s spec reads from the root along `path`, as recorded from its own
+    /// `init(from:)`, each with the schemas of the keys it reads there that hold no reference to
+    /// a definition of its own: none for the default spec, which reads the version alone.
+    fileprivate static func specObjects<V: VersionedCodable>(
+        of type: V.Type,
+        along path: ArraySlice<String>,
+        options: DerivationOptions
+    ) -> [JSONSchema] {
+        guard V.VersionSpec.self != VersionKeyAtRootVersionPathSpec.self else {
+            return []
+        }
+        let recorder = SchemaRecorder(options: options, variant: 0)
+        guard let recorded = try? recorder.record(V.VersionSpec.self, at: []) else {
+            return []
+        }
+        var objects: [JSONSchema] = []
+        var object: JSONSchema? = recorded.schema.resolved(in: recorder.definitions)
+        for key in [nil] + path.map(Optional.some) {
+            if let key {
+                object = object?.properties?[key]?.resolved(in: recorder.definitions)
+            }
+            guard var found = object else {
+                break
+            }
+            found.properties = found.properties?.filter { _, value in
+                var references: [String: Int] = [:]
+                SchemaDocument.countReferences(in: value, into: &references)
+                return references.isEmpty
+            }
+            objects.append(found)
+        }
+        return objects
     }
 }
 
@@ -80,18 +131,19 @@ extension JSONSchema {
     mutating func changeObjects(
         along path: ArraySlice<String>,
         definitions: [String: JSONSchema],
-        _ change: (inout JSONSchema, String?) -> Void
+        depth: Int = 0,
+        _ change: (inout JSONSchema, String?, Int) -> Void
     ) {
         guard let key = path.first else {
-            change(&self, nil)
+            change(&self, nil, depth)
             return
         }
-        change(&self, key)
+        change(&self, key, depth)
         var inner = properties?[key] ?? JSONSchema(type: "object")
         if let options = inner.anyOf {
             inner.anyOf = options.map { option in
-                var option = option.type == ["null"] ? JSONSchema.closedObject : option.resolved(in: definitions)
-                option.changeObjects(along: path.dropFirst(), definitions: definitions, change)
+                var option = option.type == ["null"] ? JSONSchema.specsAlone : option.resolved(in: definitions)
+                option.changeObjects(along: path.dropFirst(), definitions: definitions, depth: depth + 1, change)
                 return option
             }
         } else {
@@ -100,14 +152,14 @@ extension JSONSchema {
             if let types = inner.type, types.count > 1 {
                 inner.type = types.filter { $0 != "null" }
             }
-            inner.changeObjects(along: path.dropFirst(), definitions: definitions, change)
+            inner.changeObjects(along: path.dropFirst(), definitions: definitions, depth: depth + 1, change)
         }
         properties = (properties ?? [:]).merging([key: inner]) { $1 }
     }
 
     /// The definition a reference points to, with the reference's own description, or this
     /// schema where it is no reference into `definitions`.
-    private func resolved(in definitions: [String: JSONSchema]) -> JSONSchema {
+    func resolved(in definitions: [String: JSONSchema]) -> JSONSchema {
         let prefix = "#/$defs/"
         guard let ref, ref.hasPrefix(prefix), var body = definitions[String(ref.dropFirst(prefix.count))] else {
             return self
@@ -118,10 +170,14 @@ extension JSONSchema {
         return body
     }
 
-    /// An object with no keys, which the spec's keys are added to.
-    private static var closedObject: JSONSchema {
+    /// An optional's `nil` where the spec writes an object: a closed object with no keys, which
+    /// the spec's keys are added to, said in its description.
+    static var specsAlone: JSONSchema {
         var object = JSONSchema(type: "object")
         object.additionalProperties = .false
+        object.description = specsAloneDescription
         return object
     }
+
+    static let specsAloneDescription = "nil: what the version's spec writes alone"
 }

@@ -126,14 +126,10 @@ struct NewerDocumentPlace {
         var writable = JSONSchema(type: "integer")
         writable.minimum = Decimal(Int.min)
         writable.maximum = Decimal(Int.max)
-        var atRoot = true
-        schema.changeObjects(along: versionPath.dropLast(), definitions: definitions) { object, key in
+        schema.changeObjects(along: versionPath.dropLast(), definitions: definitions) { object, key, _ in
             // Every object on the way is open, but the spec's object alone, an optional's `nil`:
             // a key besides the spec's makes it the type's object, read as the type reads it.
-            let specKeys: Set = [key ?? versionPath.last!, readableKey, writableKey]
-            let isSpecsAlone = !atRoot && Set((object.properties ?? [:]).keys).isSubset(of: specKeys)
-            atRoot = false
-            if object.additionalProperties?.boolean == false, !isSpecsAlone {
+            if object.additionalProperties?.boolean == false, object.description != JSONSchema.specsAloneDescription {
                 object.additionalProperties = nil
             }
             guard key == nil else {
@@ -168,7 +164,7 @@ struct NewerDocumentPlace {
         var writable = JSONSchema(type: "integer")
         writable.minimum = Decimal(olderBuilds.writableFrom)
         writable.maximum = Decimal(version - 1)
-        schema.changeObjects(along: versionPath.dropLast(), definitions: [:]) { object, key in
+        schema.changeObjects(along: versionPath.dropLast(), definitions: [:]) { object, key, _ in
             guard key == nil else {
                 return
             }
