@@ -437,3 +437,12 @@ struct FormatCounts: VersionedCodable, Equatable {
     typealias VersionSpec = FormatSpec
     var _metadata: [String: Int]
 }
+
+/// A record whose `header`, where the spec writes `header.format.version`, is a dictionary of
+/// strings.
+struct LabelledRecord: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = HeaderFormatSpec
+    var header: [String: String]
+}

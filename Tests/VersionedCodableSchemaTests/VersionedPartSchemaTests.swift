@@ -257,6 +257,23 @@ struct VersionedPartSchemaTests {
         try check(FormatCounts.self, FormatCounts(_metadata: ["count": 3]), mutations: mutations)
     }
 
+    @Test(
+        "The spec's object inside a dictionary of single values holds the spec's keys alone",
+        arguments: [
+            (#"{"header": {"colour": "red", "format": {"version": 1}}}"#, true),
+            (#"{"header": {"colour": "red", "format": {"version": 1, "filedBy": "bo"}}}"#, false),
+            (#"{"header": {"colour": 7, "format": {"version": 1}}}"#, false),
+            (#"{"header": {"colour": "red"}}"#, false),
+        ]
+    )
+    func specObjectInDictionary(record: String, isRead: Bool) throws {
+        let data = Data(record.utf8)
+        let problems = try #require(VersionSchemas(for: LabelledRecord.self)[1]).violations(in: data)
+        #expect(problems.isEmpty == isRead, "\(record): \(problems)")
+        let read = Result { try JSONDecoder().decode(versioned: LabelledRecord.self, from: data) }
+        #expect(((try? read.get()) != nil) == isRead, "\(record): \(read)")
+    }
+
     @Test("A malformed older part is reported at its path, with what its own version's schema refuses")
     func malformedPartMessage() throws {
         let data = Data(#"{"version": 1, "stamp": {"version": 1, "label": 7}, "extras": []}"#.utf8)

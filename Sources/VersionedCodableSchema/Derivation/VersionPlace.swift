@@ -139,7 +139,7 @@ extension JSONSchema {
             return
         }
         change(&self, key, depth)
-        var inner = properties?[key] ?? JSONSchema(type: "object")
+        var inner = properties?[key] ?? (holdsSingleValues ? .specsAlone : JSONSchema(type: "object"))
         if let options = inner.anyOf {
             inner.anyOf = options.map { option in
                 var option = option.type == ["null"] ? JSONSchema.specsAlone : option.resolved(in: definitions)
@@ -155,6 +155,18 @@ extension JSONSchema {
             inner.changeObjects(along: path.dropFirst(), definitions: definitions, depth: depth + 1, change)
         }
         properties = (properties ?? [:]).merging([key: inner]) { $1 }
+    }
+
+    /// Whether this is a dictionary whose values are single values (`[String: String]`): an
+    /// object the spec writes in it is read as an entry where it holds any key besides the
+    /// spec's, and no such entry reads, so the object is the spec's alone.
+    private var holdsSingleValues: Bool {
+        guard let values = additionalProperties, values.boolean == nil, values.ref == nil, values.anyOf == nil,
+            let types = values.type
+        else {
+            return false
+        }
+        return !types.contains("object")
     }
 
     /// The definition a reference points to, with the reference's own description, or this
@@ -179,5 +191,5 @@ extension JSONSchema {
         return object
     }
 
-    static let specsAloneDescription = "nil: what the version's spec writes alone"
+    static let specsAloneDescription = "holds only what the version's spec writes there"
 }
