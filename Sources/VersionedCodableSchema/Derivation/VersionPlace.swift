@@ -182,8 +182,9 @@ extension JSONSchema {
         return body
     }
 
-    /// An optional's `nil` where the spec writes an object: a closed object with no keys, which
-    /// the spec's keys are added to, said in its description.
+    /// The spec's object where it holds nothing of the type's (an optional's `nil`, or an object
+    /// in a dictionary of single values): a closed object with no keys, which the spec's keys are
+    /// added to, said in its description, so that a newer document's schema keeps it closed.
     static var specsAlone: JSONSchema {
         var object = JSONSchema(type: "object")
         object.additionalProperties = .false
