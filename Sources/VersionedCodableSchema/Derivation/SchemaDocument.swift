@@ -49,7 +49,7 @@ enum SchemaDocument {
     }
 
     /// The body in place of a reference, keeping what the reference site added (a description).
-    private static func merged(_ body: JSONSchema, over site: JSONSchema) -> JSONSchema {
+    static func merged(_ body: JSONSchema, over site: JSONSchema) -> JSONSchema {
         var result = body
         if let note = site.description {
             result.description = body.description.map { $0 + "\n" + note } ?? note

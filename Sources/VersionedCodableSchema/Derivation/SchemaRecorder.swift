@@ -392,6 +392,11 @@ struct RecordingStopped: Error {
 }
 
 extension JSONSchema {
+    /// Adds `keys` to the keys an object requires, kept sorted and once each.
+    mutating func require(_ keys: String...) {
+        required = Array(Set((required ?? []) + keys)).sorted()
+    }
+
     /// Adds a note that the derivation could not see everything, and opens a closed object,
     /// since the keys after the stop are unknown.
     mutating func addIncompleteNote(_ note: String) {

@@ -68,7 +68,7 @@ enum VersionPlace {
                     properties[specKey] = value
                 }
                 if spec.required?.contains(specKey) == true {
-                    object.required = Array(Set((object.required ?? []) + [specKey])).sorted()
+                    object.require(specKey)
                 }
             }
             object.properties = properties
@@ -76,7 +76,7 @@ enum VersionPlace {
                 object.type = ["object"]
             }
             if required {
-                object.required = Array(Set((object.required ?? []) + [key ?? path.last!])).sorted()
+                object.require(key ?? path.last!)
             }
         }
     }
@@ -173,13 +173,10 @@ extension JSONSchema {
     /// schema where it is no reference into `definitions`.
     func resolved(in definitions: [String: JSONSchema]) -> JSONSchema {
         let prefix = "#/$defs/"
-        guard let ref, ref.hasPrefix(prefix), var body = definitions[String(ref.dropFirst(prefix.count))] else {
+        guard let ref, ref.hasPrefix(prefix), let body = definitions[String(ref.dropFirst(prefix.count))] else {
             return self
         }
-        if let description {
-            body.description = body.description.map { $0 + "\n" + description } ?? description
-        }
-        return body
+        return SchemaDocument.merged(body, over: self)
     }
 
     /// The spec's object where it holds nothing of the type's (an optional's `nil`, or an object

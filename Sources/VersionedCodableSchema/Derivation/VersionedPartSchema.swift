@@ -140,7 +140,7 @@ struct NewerDocumentPlace {
             properties[readableKey] = readable
             properties[writableKey] = writable.allowingNull
             object.properties = properties
-            object.required = Array(Set((object.required ?? []) + [versionPath.last!, readableKey])).sorted()
+            object.require(versionPath.last!, readableKey)
         }
         return schema
     }

@@ -197,7 +197,7 @@ extension APIVersions {
         guard let path = path(type), path.count == 1, schema.properties?[path[0] + "ReadableFrom"] != nil else {
             return
         }
-        schema.required = Array(Set((schema.required ?? []) + [path[0] + "ReadableFrom"])).sorted()
+        schema.require(path[0] + "ReadableFrom")
     }
 
     /// Takes the root's version out of a schema, for responses written without it: the first
