@@ -96,6 +96,24 @@ struct DictionaryAtVersionPlaceTests {
         init(from old: TwoPlacesV1) { counts = old.counts }
     }
 
+    /// Reads and writes its root as a dictionary of counts, under a `_metadata.version` spec:
+    /// the spec's object stands where the dictionary has no entry.
+    struct MetadataCountsV1: RootCounts, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var counts: [String: Int]
+    }
+
+    struct MetadataCounts: RootCounts, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = MetadataCountsV1
+        typealias VersionSpec = MetadataVersionSpec
+        var counts: [String: Int]
+        init(counts: [String: Int]) { self.counts = counts }
+        init(from old: MetadataCountsV1) { counts = old.counts.mapValues { $0 * 10 } }
+    }
+
     /// Opens `_metadata` by hand and keeps every key it finds there.
     struct Listing: VersionedCodable, Equatable {
         static let version: Int? = 2
@@ -153,6 +171,26 @@ struct DictionaryAtVersionPlaceTests {
         let read = try VersionPlacementTests.decode(Deep.self, data)
         #expect(read.storedVersion == 2)
         #expect(read.wrappedValue == value)
+    }
+
+    @Test(
+        "A root dictionary gets the spec's object beside its entries, and reads back without it",
+        arguments: ["json", "xml plist", "binary plist"]
+    )
+    func rootDictionaryBesideSpecObject(format: String) throws {
+        let encode = try #require(VersionPlacementTests.formats.first { $0.name == format }).encode
+        for counts in [["a": 1, "b": 2], [:]] {
+            let value = MetadataCounts(counts: counts)
+            let data = try value.encodeTransparently(using: encode)
+            let object = try VersionPlacementTests.object(data)
+            #expect(Set(object.keys) == Set(counts.keys).union(["_metadata"]))
+            #expect((object["_metadata"] as? [String: Any])?["version"] as? Int == 2)
+            let read = try VersionPlacementTests.decode(MetadataCounts.self, data)
+            #expect(read.storedVersion == 2)
+            #expect(read.wrappedValue == value)
+        }
+        let old = try MetadataCountsV1(counts: ["x": 1]).encodeTransparently(using: encode)
+        #expect(try VersionPlacementTests.decode(MetadataCounts.self, old).wrappedValue.counts == ["x": 10])
     }
 
     @Test("A root dictionary keeps its keys under snake-case strategies both ways")
