@@ -32,6 +32,21 @@ struct VersionChainTests {
         var new: Int
         init(from old: TwinOld) throws { new = old.old }
     }
+    /// The same twins under a `_metadata.version` spec, whose place the chain is asked for.
+    struct MetadataTwinOld: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var old: Int
+    }
+    struct MetadataTwinNew: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = MetadataTwinOld
+        typealias VersionSpec = MetadataVersionSpec
+        var new: Int
+        init(new: Int) { self.new = new }
+        init(from old: MetadataTwinOld) throws { new = old.old }
+    }
 
     struct Lowest: VersionedCodable, Equatable {
         static let version: Int? = .min
@@ -263,6 +278,21 @@ struct VersionChainTests {
         }
         let description = "\(error!)"
         #expect(description.contains("TwinNew and TwinOld both have version 1"))
+    }
+
+    @Test("A chain with two types of one version under a custom spec is refused on writing, at the root and as a part")
+    func duplicateVersionRefusedOnWriting() throws {
+        let problem = VersionChainProblem.duplicateVersion(1, types: [MetadataTwinNew.self, MetadataTwinOld.self])
+        #expect(throws: VersionedDecodingError.invalidVersionChain(problem)) {
+            try JSONEncoder().encode(versioned: MetadataTwinNew(new: 1))
+        }
+        #expect(throws: VersionedDecodingError.invalidVersionChain(problem)) {
+            try PropertyListEncoder().encode(versioned: MetadataTwinNew(new: 1), asVersion: 1)
+        }
+        let part = #expect(throws: (any Error).self) {
+            try JSONEncoder().encode(["note": Versioned(MetadataTwinNew(new: 1))])
+        }
+        #expect("\(part.map { "\($0)" } ?? "")".contains("both have version 1"))
     }
 
     @Test("Validation errors compare equal only for the same problem")
