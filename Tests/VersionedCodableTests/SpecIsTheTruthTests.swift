@@ -302,6 +302,20 @@ struct SpecIsTheTruthTests {
     }
 
     @Test(
+        "A spec's null beside the version gives way to a container the type opens there",
+        arguments: Format.allCases,
+        SpecTruth.Annotated.Opening.allCases
+    )
+    func nullGivesWayToOpenedContainer(format: Format, opening: SpecTruth.Annotated.Opening) throws {
+        let value = SpecTruth.Annotated(by: "Ada", opening: opening)
+        let written = try format.write(value)
+        let object = try format.object(written)
+        #expect(SpecTruth.int(object, "version") == 2)
+        #expect(object["note"] != nil && !(object["note"] is NSNull))
+        #expect(try format.readValue(SpecTruth.Annotated.self, written).by == "Ada")
+    }
+
+    @Test(
         "A spec that writes null for the unversioned object keeps the type's own fields there",
         arguments: Format.allCases
     )
@@ -315,6 +329,16 @@ struct SpecIsTheTruthTests {
         #expect(read.storedVersion == nil)
         #expect(read.wrappedValue == SpecTruth.Archive(_metadata: .init(editor: "Ada"), title: "t+1"))
         #expect(try format.readValue(SpecTruth.ArchiveV0.self, written) == old)
+
+        // The same object opened by hand, where nothing tells the writer what the type holds.
+        for bySuperEncoder in [false, true] {
+            let handWritten = SpecTruth.HandWrittenArchiveV0(editor: "Ada", title: "t", bySuperEncoder: bySuperEncoder)
+            let handWrittenObject = try format.object(try format.write(handWritten))
+            #expect(try SpecTruth.nested(handWrittenObject, "_metadata") as NSDictionary == metadata as NSDictionary)
+            let read = try format.read(SpecTruth.Archive.self, try format.write(handWritten))
+            #expect(read.storedVersion == nil)
+            #expect(read.wrappedValue == SpecTruth.Archive(_metadata: .init(editor: "Ada"), title: "t+1"))
+        }
 
         let current = SpecTruth.Archive(_metadata: .init(editor: "Grace"), title: "now")
         let currentWritten = try format.write(current)

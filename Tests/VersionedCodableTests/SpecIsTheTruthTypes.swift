@@ -872,6 +872,71 @@ extension SpecTruth {
         }
     }
 
+    /// Writes `"note": null` beside the version at the root, and reads only the version.
+    struct NullNoteSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+        var version: Int?
+        var note: String?
+
+        init(withVersion version: Int?) { self.version = version }
+
+        enum CodingKeys: String, CodingKey { case version, note }
+
+        init(from decoder: any Decoder) throws {
+            version = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .version)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(version, forKey: .version)
+            try container.encode(note, forKey: .note)
+        }
+    }
+
+    /// Opens a container of its own at `note`, where ``NullNoteSpec`` writes `null`.
+    struct Annotated: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = NullNoteSpec
+        enum Opening: CaseIterable, Sendable { case nestedContainer, superEncoder, nestedUnkeyedContainer }
+        var by: String
+        /// How `note` is opened; not written.
+        var opening = Opening.nestedContainer
+
+        enum CodingKeys: String, CodingKey { case note, by }
+
+        init(by: String, opening: Opening) {
+            self.by = by
+            self.opening = opening
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if var list = try? container.nestedUnkeyedContainer(forKey: .note) {
+                by = try list.decode(String.self)
+                opening = .nestedUnkeyedContainer
+            } else {
+                let note = try container.nestedContainer(keyedBy: CodingKeys.self, forKey: .note)
+                by = try note.decode(String.self, forKey: .by)
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch opening {
+            case .nestedContainer:
+                var note = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .note)
+                try note.encode(by, forKey: .by)
+            case .superEncoder:
+                var note = container.superEncoder(forKey: .note).container(keyedBy: CodingKeys.self)
+                try note.encode(by, forKey: .by)
+            case .nestedUnkeyedContainer:
+                var note = container.nestedUnkeyedContainer(forKey: .note)
+                try note.encode(by)
+            }
+        }
+    }
+
     struct ArchiveMetadata: Codable, Equatable {
         var editor: String
     }
@@ -882,6 +947,43 @@ extension SpecTruth {
         typealias VersionSpec = NullableMetadataSpec
         var _metadata: ArchiveMetadata
         var title: String
+    }
+
+    /// ``ArchiveV0`` with its `_metadata` opened by hand, through `nestedContainer` or a super
+    /// encoder, where the spec writes `null` for the `nil` version.
+    struct HandWrittenArchiveV0: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = NullableMetadataSpec
+        var editor: String
+        var title: String
+        /// How `_metadata` is opened; not written.
+        var bySuperEncoder = false
+
+        enum CodingKeys: String, CodingKey { case _metadata, title, editor }
+
+        init(editor: String, title: String, bySuperEncoder: Bool) {
+            self.editor = editor
+            self.title = title
+            self.bySuperEncoder = bySuperEncoder
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let metadata = try container.nestedContainer(keyedBy: CodingKeys.self, forKey: ._metadata)
+            editor = try metadata.decode(String.self, forKey: .editor)
+            title = try container.decode(String.self, forKey: .title)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            var metadata =
+                bySuperEncoder
+                ? container.superEncoder(forKey: ._metadata).container(keyedBy: CodingKeys.self)
+                : container.nestedContainer(keyedBy: CodingKeys.self, forKey: ._metadata)
+            try metadata.encode(editor, forKey: .editor)
+            try container.encode(title, forKey: .title)
+        }
     }
 
     struct Archive: VersionedCodable, Equatable {
