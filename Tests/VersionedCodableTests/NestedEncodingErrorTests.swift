@@ -113,7 +113,7 @@ private struct VersionedShelf: VersionedCodable {
 }
 
 /// A part whose version is at `_metadata.version`.
-private struct MetadataPart: VersionedCodable {
+private struct MetadataPart: VersionedCodable, Equatable {
     static let version: Int? = 5
     typealias PreviousVersion = NothingEarlier
     typealias VersionSpec = MetadataVersionSpec
@@ -134,6 +134,17 @@ private struct ForwardsToMetadataPart: VersionedCodable {
 
 private struct ForwardingShelf: Codable {
     var item: Versioned<ForwardsToMetadataPart>
+}
+
+/// Keeps its version at the root, and writes itself as a `MetadataPart`: the two specs write no
+/// key in common, so both versions stand in the one object.
+private struct ForwardsToOtherSpecPart: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = NothingEarlier
+    var part: MetadataPart
+    init(part: MetadataPart) { self.part = part }
+    init(from decoder: any Decoder) throws { part = try Versioned<MetadataPart>(from: decoder).wrappedValue }
+    func encode(to encoder: any Encoder) throws { try Versioned(part).encode(to: encoder) }
 }
 
 @Suite("Errors of versioned parts that cannot be written say which part and which field")
@@ -195,6 +206,25 @@ struct NestedEncodingErrorTests {
                 )
             )
             #expect(part.underlying as? VersionedEncodingError == .typeHasClashingVersionField)
+        }
+    }
+
+    @Test("A part forwarded into an object where the specs write different keys is written with both versions")
+    func forwardedPartWithOtherKeys() throws {
+        let value = ForwardsToOtherSpecPart(part: MetadataPart(note: "n"))
+        let type = ForwardsToOtherSpecPart.self
+        for (encode, decode) in [
+            ({ try JSONEncoder().encode(versioned: value) }, { try JSONDecoder().decode(versioned: type, from: $0) }),
+            (
+                { try PropertyListEncoder().encode(versioned: value) },
+                { try PropertyListDecoder().decode(versioned: type, from: $0) }
+            ),
+        ] as [(() throws -> Data, (Data) throws -> ForwardsToOtherSpecPart)] {
+            let data = try encode()
+            let object = try VersionPlacementTests.object(data)
+            #expect(object["version"] as? Int == 2)
+            #expect((object["_metadata"] as? [String: Any])?["version"] as? Int == 5)
+            #expect(try decode(data) == value)
         }
     }
 
