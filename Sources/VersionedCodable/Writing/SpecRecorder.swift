@@ -73,7 +73,6 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
                 made.keys = written.keys
                 made.values = written.values
             }
-            made.opened = true
             // Its place in the order is taken now; what stands there is replaced once the spec
             // is done, by ``written``.
             set(key, .value(Int?.none))
