@@ -386,6 +386,82 @@ struct OldAndNewBuildsTests {
         }
     }
 
+    /// Reads an older field, `legacy`, into `name` by `method`, and writes only `name`.
+    struct Renaming<Spec: VersionPathSpec>: VersionedCodable, Equatable {
+        static var version: Int? { 2 }
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = Spec
+        struct Legacy: Codable, Equatable { var first: String }
+        enum CodingKeys: String, CodingKey { case legacy, name, first }
+        var name: String
+
+        init(from decoder: any Decoder) throws {
+            let method = decoder.userInfo[OldAndNewBuildsTests.methodKey] as? OldAndNewBuildsTests.Method ?? .decode
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            switch method {
+            case .decode:
+                name = try container.decode(Legacy.self, forKey: .legacy).first
+            case .decodeIfPresent:
+                name = try container.decodeIfPresent(Legacy.self, forKey: .legacy)?.first ?? ""
+            case .nestedContainer:
+                name = try container.nestedContainer(keyedBy: CodingKeys.self, forKey: .legacy)
+                    .decode(String.self, forKey: .first)
+            case .superDecoder:
+                name = try Legacy(from: container.superDecoder(forKey: .legacy)).first
+            case .keylessSuperDecoder:
+                name = try Legacy(from: container.superDecoder()).first
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+        }
+    }
+
+    static let methodKey = CodingUserInfoKey(rawValue: "OldAndNewBuildsTests.method")!
+    enum Method: CaseIterable, Sendable {
+        case decode, decodeIfPresent, nestedContainer, superDecoder
+        /// `superDecoder()`, which reads the key `super`.
+        case keylessSuperDecoder
+
+        var key: String { self == .keylessSuperDecoder ? "super" : "legacy" }
+    }
+
+    @Test(
+        "A field an old build reads but does not write is not written back, however it was read",
+        arguments: Method.allCases,
+        [false, true]
+    )
+    func readFieldsAreNotKept(method: Method, metadataSpec: Bool) throws {
+        let version =
+            metadataSpec
+            ? #""_metadata":{"version":3,"versionReadableFrom":2,"versionWritableFrom":2}"#
+            : #""version":3,"versionReadableFrom":2,"versionWritableFrom":2"#
+        let document = "{\(version),\"\(method.key)\":{\"first\":\"Ada\"},\"extra\":{\"first\":\"kept\"}}"
+        let decoder = JSONDecoder()
+        decoder.userInfo[Self.methodKey] = method
+        let name: String
+        let written: Data
+        if metadataSpec {
+            let read = try decoder.decode(Versioned<Renaming<MetadataVersionSpec>>.self, from: Data(document.utf8))
+            #expect(read.isFromNewerVersion)
+            (name, written) = (read.wrappedValue.name, try JSONEncoder().encode(read))
+        } else {
+            let type = Versioned<Renaming<VersionKeyAtRootVersionPathSpec>>.self
+            let read = try decoder.decode(type, from: Data(document.utf8))
+            #expect(read.isFromNewerVersion)
+            (name, written) = (read.wrappedValue.name, try JSONEncoder().encode(read))
+        }
+        #expect(name == "Ada")
+        let object = try VersionPlacementTests.object(written)
+        #expect(object["name"] as? String == "Ada")
+        #expect(object[method.key] == nil, "read, so not kept: \(object)")
+        #expect((object["extra"] as? [String: Any])?["first"] as? String == "kept")
+        let versionObject = metadataSpec ? object["_metadata"] as? [String: Any] : object
+        #expect(versionObject?["version"] as? Int == 3)
+    }
+
     @Test("A type that tries another form of its root and falls back to its keys keeps a newer document's fields")
     func fallbackReaderKeepsFields() throws {
         let document = #"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","extra":1}"#
