@@ -138,6 +138,40 @@ struct KeyStrategyClashTests {
         )
     }
 
+    struct DeclaredV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var title: String
+    }
+
+    /// A compatible version, written with the oldest version that may read it beside its own,
+    /// and a field that snake case writes under that declaration's key.
+    struct Declared: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        static let compatibility = ForwardCompatibility.compatible
+        typealias PreviousVersion = DeclaredV1
+        var title: String
+        var version_readable_from: String
+        init(title: String, version_readable_from: String) {
+            self.title = title
+            self.version_readable_from = version_readable_from
+        }
+        init(from old: DeclaredV1) { self.init(title: old.title, version_readable_from: "") }
+    }
+
+    @Test("A field that a key strategy writes under the declaration of older builds is a clash")
+    func fieldRenamedOntoTheDeclaration() throws {
+        let value = Declared(title: "t", version_readable_from: "mine")
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try Self.encoder().encode(versioned: value)
+        }
+        // Without the strategy the two keys differ, and both are written.
+        let object = try Self.object(JSONEncoder().encode(versioned: value))
+        #expect(object["version_readable_from"] as? String == "mine")
+        #expect(object["versionReadableFrom"] as? Int == 1)
+        #expect(object["version"] as? Int == 2)
+    }
+
     @Test("A dictionary that is itself the versioned type keeps its keys as a plain encode does")
     func rootDictionaryUnderSnakeCase() throws {
         let scores: [String: Score] = ["carolJones": Score(points: 3)]
