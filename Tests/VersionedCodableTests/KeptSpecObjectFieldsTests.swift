@@ -120,6 +120,62 @@ struct KeptSpecObjectFieldsTests {
         #expect(back == Label(title: "jam", tag: "pantry", _metadata: .init(createdBy: "bea", source: "scan")))
     }
 
+    /// Reads `_metadata.createdBy` through a struct, and writes `_metadata` as a dictionary.
+    struct MappedMetadataLabelV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        struct Metadata: Codable, Equatable { var createdBy: String }
+        enum CodingKeys: String, CodingKey { case title, _metadata }
+        var title: String
+        var createdBy: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            title = try container.decode(String.self, forKey: .title)
+            createdBy = try container.decode(Metadata.self, forKey: ._metadata).createdBy
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(title, forKey: .title)
+            try container.encode(["createdBy": createdBy], forKey: ._metadata)
+        }
+    }
+
+    /// Reads its root through its keys, and writes it as a dictionary.
+    struct MappedRootLabelV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        enum CodingKeys: String, CodingKey { case title }
+        var title: String
+
+        init(from decoder: any Decoder) throws {
+            title = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .title)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(["title": title])
+        }
+    }
+
+    @Test("An old build that writes as a dictionary what it read through its keys keeps the newer fields there")
+    func keptBesideADictionary() throws {
+        let written = try JSONEncoder().encode(versioned: Self.label)
+        var metadataMapped = try JSONDecoder().decode(Versioned<MappedMetadataLabelV1>.self, from: written)
+        metadataMapped.wrappedValue.createdBy = "bea"
+        let metadataBack = try JSONDecoder().decode(versioned: Label.self, from: JSONEncoder().encode(metadataMapped))
+        #expect(metadataBack == Label(title: "jam", tag: "pantry", _metadata: .init(createdBy: "bea", source: "scan")))
+
+        var rootMapped = try JSONDecoder().decode(Versioned<MappedRootLabelV1>.self, from: written)
+        rootMapped.wrappedValue.title = "marmalade"
+        let rootBack = try JSONDecoder().decode(versioned: Label.self, from: JSONEncoder().encode(rootMapped))
+        let expected = Label(title: "marmalade", tag: "pantry", _metadata: .init(createdBy: "ann", source: "scan"))
+        #expect(rootBack == expected)
+    }
+
     @Test("An old build keeps fields a newer version adds at every object on the version's path")
     func deepPathFieldsKept() throws {
         let sheet = Sheet(cells: ["a", "b"], header: .init(author: "cy", format: .init(encoding: "utf8")))
