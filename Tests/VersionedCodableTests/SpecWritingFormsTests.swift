@@ -20,6 +20,9 @@ struct SpecWritingFormsTests {
         case nestedTwice
         /// `_metadata` reached through one super encoder whose keyed container is opened twice.
         case superEncoderTwice
+        /// The version and a constant each written as a single value through
+        /// `superEncoder(forKey:)`, and read through `superDecoder(forKey:)`.
+        case superEncoderValue
         /// The version at the root, with an array value beside it.
         case arrayValue
         /// An array at the root.
@@ -28,6 +31,8 @@ struct SpecWritingFormsTests {
         case singleValueAtRoot
         /// An array opened with `nestedUnkeyedContainer(forKey:)`.
         case nestedUnkeyed
+        /// An array written through `superEncoder(forKey:)`.
+        case superEncoderArray
 
         /// The reason a spec of this form is refused with, if it is.
         var refusal: String? {
@@ -35,6 +40,7 @@ struct SpecWritingFormsTests {
             case .arrayAtRoot: "writes an array at the root of the document"
             case .singleValueAtRoot: "writes a single value at the root of the document"
             case .nestedUnkeyed: "writes an array with nestedUnkeyedContainer(forKey:)"
+            case .superEncoderArray: "writes an array through superEncoder(forKey:)"
             default: nil
             }
         }
@@ -68,6 +74,11 @@ struct SpecWritingFormsTests {
 
         init(from decoder: any Decoder) throws {
             var object = try decoder.container(keyedBy: Key.self)
+            if Self.form(decoder.userInfo) == .superEncoderValue {
+                version = try Int?(from: object.superDecoder(forKey: Key("version")))
+                _ = try String(from: object.superDecoder(forKey: Key("by")))
+                return
+            }
             let path = Self.form(decoder.userInfo).versionPath
             for name in path.dropLast() {
                 object = try object.nestedContainer(keyedBy: Key.self, forKey: Key(name))
@@ -98,6 +109,14 @@ struct SpecWritingFormsTests {
                 try first.encode(version, forKey: Key("version"))
                 var second = metadata.container(keyedBy: Key.self)
                 try second.encode("spec", forKey: Key("by"))
+            case .superEncoderValue:
+                var root = encoder.container(keyedBy: Key.self)
+                try version.encode(to: root.superEncoder(forKey: Key("version")))
+                try "spec".encode(to: root.superEncoder(forKey: Key("by")))
+            case .superEncoderArray:
+                var root = encoder.container(keyedBy: Key.self)
+                try root.encode(version, forKey: Key("version"))
+                try [1, 2].encode(to: root.superEncoder(forKey: Key("list")))
             case .arrayValue:
                 var root = encoder.container(keyedBy: Key.self)
                 try root.encode(version, forKey: Key("version"))
@@ -230,6 +249,9 @@ struct SpecWritingFormsTests {
         if form == .arrayValue {
             #expect(object["list"] as? [Int] == [1, 2])
         }
+        if form == .superEncoderValue {
+            #expect(object["by"] as? String == "spec")
+        }
         #expect(try format.decode(versioned: Memo.self, written, form: form) == memo)
 
         let old = try format.encode(MemoV1(text: "o"), form: form, versioned: true)
@@ -241,6 +263,38 @@ struct SpecWritingFormsTests {
         let partObject = try #require(try format.object(part)["memo"] as? [String: Any])
         #expect(Self.version(in: partObject, at: form.versionPath) == 2)
         #expect(try format.decode(Folder.self, part, form: form).memo.wrappedValue == memo)
+    }
+
+    /// Lists the keys it finds at its root, and writes each back.
+    struct Listing: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = FormSpec
+        var found: [String]
+        init(found: [String]) { self.found = found }
+        init(from decoder: any Decoder) throws {
+            found = try decoder.container(keyedBy: Key.self).allKeys.map(\.stringValue).sorted()
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for key in found {
+                try container.encode(true, forKey: Key(key))
+            }
+        }
+    }
+
+    @Test(
+        "A type that lists its keys sees none of those a spec reads through a super decoder",
+        arguments: Format.allCases
+    )
+    func superDecoderKeysHidden(format: Format) throws {
+        let value = Listing(found: ["a"])
+        let written = try format.encode(value, form: .superEncoderValue, versioned: true)
+        #expect(Set(try format.object(written).keys) == ["a", "by", "version"])
+        let read = try format.decode(versioned: Listing.self, written, form: .superEncoderValue)
+        #expect(read == value)
+        let again = try format.encode(read, form: .superEncoderValue, versioned: true)
+        #expect(try format.decode(versioned: Listing.self, again, form: .superEncoderValue) == value)
     }
 
     @Test(

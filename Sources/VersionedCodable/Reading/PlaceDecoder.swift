@@ -145,10 +145,20 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
 
     var codingPath: [any CodingKey] { base.codingPath }
 
-    func decodeNil() -> Bool { base.decodeNil() }
+    func decodeNil() -> Bool {
+        let isNil = base.decodeNil()
+        if isNil, place == nil {
+            notes?.readValue = true
+        }
+        return isNil
+    }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         switch (Route(T.self, hasPlace: { true }), place) {
         case (.pass, _), (.dictionary, nil):
+            if place == nil {
+                // The spec reads a value whole here, through a super decoder at its key.
+                notes?.readValue = true
+            }
             return try base.decode(type)
         case (.follow, nil):
             // The spec forwards its decoding to a struct at the same place.
@@ -516,6 +526,9 @@ final class KeyNotes {
     var metMissingKey = false
     /// Whether the reader read every key at once (a dictionary).
     var readAll = false
+    /// Whether the spec read a single value here, through a super decoder at the key above: the
+    /// key's value, not an object.
+    var readValue = false
 
     init(capacity: Int = 0) {
         keys.reserveCapacity(capacity)
@@ -554,14 +567,20 @@ final class KeyNotes {
         isRead(as: made, namingOlderBuilds: namingOlderBuilds) ? made : read(namingOlderBuilds: namingOlderBuilds)
     }
 
+    /// The notes of the object below `key`, where the reader read an object there rather than a
+    /// value through a super decoder.
+    private func objectRead(_ key: String) -> KeyNotes? {
+        child(key).flatMap { $0.readValue ? nil : $0 }
+    }
+
     /// Whether `place` is what ``read(namingOlderBuilds:)`` makes of these notes.
     private func isRead(as place: KeysRead, namingOlderBuilds: Bool) -> Bool {
-        guard keys == place.keys, objects.count == place.objects.count else {
+        guard keys == place.keys else {
             return false
         }
         var singleValues = 0
         for key in keys {
-            if let child = child(key) {
+            if let child = objectRead(key) {
                 guard let other = place.child(key), child.isRead(as: other, namingOlderBuilds: namingOlderBuilds) else {
                     return false
                 }
@@ -570,7 +589,8 @@ final class KeyNotes {
             }
         }
         // The keys that name older builds follow from the keys read.
-        return place.declarations.count == (namingOlderBuilds ? 2 * singleValues : 0)
+        return place.objects.count == keys.count - singleValues
+            && place.declarations.count == (namingOlderBuilds ? 2 * singleValues : 0)
     }
 
     /// What was read, as the spec's place. In a document that may name the older builds that
@@ -580,7 +600,7 @@ final class KeyNotes {
         var declarations: [String] = []
         var below: [(key: String, keys: KeysRead)] = []
         for key in keys {
-            if let child = child(key) {
+            if let child = objectRead(key) {
                 below.append((key, child.read(namingOlderBuilds: namingOlderBuilds)))
             } else if namingOlderBuilds {
                 let declaration = declarationKeys(besideVersionKey: key)

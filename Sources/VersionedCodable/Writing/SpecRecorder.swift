@@ -43,12 +43,19 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
         /// Whether the spec opened a keyed container here, so that what it wrote here is an
         /// object.
         var opened = false
+        /// Whether the spec reached this object through `nestedContainer` or `superEncoder` at
+        /// its key, rather than by following a value it wrote there.
+        let isOpenedAtKey: Bool
+        /// A single value written here through a super encoder: the key's value, where no keyed
+        /// container was opened.
+        var single: (any Encodable)?
         /// What makes the spec's part impossible to merge into a document, found while
         /// recording: kept at the root.
         var problem: String?
 
-        init(path: [String]) {
+        init(path: [String], isOpenedAtKey: Bool = false) {
             self.path = path
+            self.isOpenedAtKey = isOpenedAtKey
         }
 
         func set(_ key: String, _ entry: SpecWritten.Entry) {
@@ -68,7 +75,7 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
             if let index, let existing = opening.first(where: { $0.index == index }) {
                 return existing.object
             }
-            let made = Recording(path: path + [key])
+            let made = Recording(path: path + [key], isOpenedAtKey: true)
             if let index, case .object(let written) = values[index] {
                 made.keys = written.keys
                 made.values = written.values
@@ -84,7 +91,11 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
         var written: SpecWritten {
             var values = values
             for (index, object) in opening {
-                values[index] = .object(object.written)
+                if !object.opened, let single = object.single {
+                    values[index] = .value(single)
+                } else {
+                    values[index] = .object(object.written)
+                }
             }
             return SpecWritten(path: path, keys: keys, values: values)
         }
@@ -98,6 +109,8 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         if node.path.isEmpty {
             root.problem = "writes an array at the root of the document"
+        } else if node.isOpenedAtKey {
+            root.problem = "writes an array through superEncoder(forKey:); write it with encode(_:forKey:)"
         }
         return DiscardingContainer()
     }
@@ -117,8 +130,9 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
     func encodeNil() throws { try encode(Int?.none) }
 
     /// A value that is not a single value itself (a struct the spec forwards its encoding to)
-    /// is followed at the same place; a single value there is recorded as the place's whole
-    /// value by the container above, and cannot stand at the root.
+    /// is followed at the same place. A single value there cannot stand at the root; below it,
+    /// the container above records the value it was handed whole, and a super encoder's
+    /// object stands for this one (`try version.encode(to: container.superEncoder(forKey:))`).
     func encode<T: Encodable>(_ value: T) throws {
         if Route(T.self, hasPlace: { true }) != .pass, !(value is any NilRepresentable) {
             return try value.encode(to: self)
@@ -126,6 +140,7 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
         if node.path.isEmpty {
             root.problem = "writes a single value at the root of the document"
         }
+        node.single = value
     }
 }
 
