@@ -329,9 +329,14 @@ struct OldAndNewBuildsTests {
 
     @Test("A newer document is read only where this build's own spec keeps the version")
     func newerDocumentAtAnotherSpecsPlace() throws {
-        let document = #"{"version":3,"_metadata":{"versionReadableFrom":2,"versionWritableFrom":2},"a":5}"#
-        #expect(throws: VersionedDecodingError.self) {
-            try JSONDecoder().decode(Versioned<MovedDocV2>.self, from: Data(document.utf8))
+        for document in [
+            #"{"version":3,"_metadata":{"versionReadableFrom":2,"versionWritableFrom":2},"a":5}"#,
+            // The declaration beside the version, where the older version's spec reads it.
+            #"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"a":5}"#,
+        ] {
+            #expect(throws: VersionedDecodingError.self) {
+                try JSONDecoder().decode(Versioned<MovedDocV2>.self, from: Data(document.utf8))
+            }
         }
     }
 
