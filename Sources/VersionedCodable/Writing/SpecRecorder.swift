@@ -139,8 +139,9 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
         }
         if node.path.isEmpty {
             root.problem = "writes a single value at the root of the document"
+        } else if node.isOpenedAtKey {
+            node.single = value
         }
-        node.single = value
     }
 }
 
