@@ -113,12 +113,12 @@ struct HandOpenedObjectTests {
 
     @Test("Each key the spec writes is written once, wherever the type opened its object")
     func specKeysWrittenOnce() throws {
-        for opening in [Opening.nestedContainer] {
-            for content in Content.allCases where content != .nothing && content != .superObject {
-                let value = Stamped(title: "t", content: content, opening: opening)
-                let writes = try value.encodeTransparently(returning: { try KeyOrderEncoder.keys(writtenBy: $0) })
-                #expect(writes.filter { $0 == "_metadata.version" }.count == 1, "\(content): \(writes)")
-            }
+        // `KeyOrderEncoder`'s super encoders forget their path, so only nested containers are
+        // listed here.
+        for content in Content.allCases where content != .nothing && content != .superObject {
+            let value = Stamped(title: "t", content: content, opening: .nestedContainer)
+            let writes = try value.encodeTransparently(returning: { try KeyOrderEncoder.keys(writtenBy: $0) })
+            #expect(writes.filter { $0 == "_metadata.version" }.count == 1, "\(content): \(writes)")
         }
         let writes = try CamelKeyed(title: "t", opensMetadata: false).encodeTransparently(returning: {
             try KeyOrderEncoder.keys(writtenBy: $0)

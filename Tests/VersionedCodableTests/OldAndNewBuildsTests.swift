@@ -446,18 +446,15 @@ struct OldAndNewBuildsTests {
         let document = "{\(version),\"\(method.key)\":{\"first\":\"Ada\"},\"extra\":{\"first\":\"kept\"}}"
         let decoder = JSONDecoder()
         decoder.userInfo[Self.methodKey] = method
-        let name: String
-        let written: Data
-        if metadataSpec {
-            let read = try decoder.decode(Versioned<Renaming<MetadataVersionSpec>>.self, from: Data(document.utf8))
+        /// The name the old build read, and the document it writes back.
+        func roundTrip<Spec: VersionPathSpec>(_: Spec.Type) throws -> (String, Data) {
+            let read = try decoder.decode(Versioned<Renaming<Spec>>.self, from: Data(document.utf8))
             #expect(read.isFromNewerVersion)
-            (name, written) = (read.wrappedValue.name, try JSONEncoder().encode(read))
-        } else {
-            let type = Versioned<Renaming<VersionKeyAtRootVersionPathSpec>>.self
-            let read = try decoder.decode(type, from: Data(document.utf8))
-            #expect(read.isFromNewerVersion)
-            (name, written) = (read.wrappedValue.name, try JSONEncoder().encode(read))
+            return (read.wrappedValue.name, try JSONEncoder().encode(read))
         }
+        let (name, written) =
+            metadataSpec
+            ? try roundTrip(MetadataVersionSpec.self) : try roundTrip(VersionKeyAtRootVersionPathSpec.self)
         #expect(name == "Ada")
         let object = try VersionPlacementTests.object(written)
         #expect(object["name"] as? String == "Ada")
