@@ -174,15 +174,24 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
 /// key type: at the root, the one container that the spec and the type share.
 ///
 /// Errors that pass through it are given the type's own key back in place of the library's, so
-/// that a `DecodingError` reads as it would without versioning. The standard library's box
-/// copies the container for every field a type reads, so it holds few references.
-struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// that a `DecodingError` reads as it would without versioning.
+///
+/// A class, though nothing in it changes: the standard library's box copies its container for
+/// every field a type reads, through generic code, and a class is copied as one reference where
+/// this struct was copied as three.
+final class PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let base: KeyedDecodingContainer<ForwardedKey>
     /// What the spec read here, while the type reads; `nil` while the spec reads.
     let place: KeysRead?
     /// Where the keys read here are noted: the spec's while it reads, the type's in a document
     /// newer than this build.
     let notes: KeyNotes?
+
+    init(base: KeyedDecodingContainer<ForwardedKey>, place: KeysRead?, notes: KeyNotes?) {
+        self.base = base
+        self.place = place
+        self.notes = notes
+    }
 
     var codingPath: [any CodingKey] { base.codingPath }
 
@@ -286,7 +295,7 @@ struct PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         guard let place else {
             // The spec follows every object it reads, so that its keys there are noted.
             let forwarded = ForwardedKey(key)
-            let present = { base.contains(forwarded) && (try? base.decodeNil(forKey: forwarded)) == false }
+            let present = { self.base.contains(forwarded) && (try? self.base.decodeNil(forKey: forwarded)) == false }
             guard case .follow = Route(T.self, hasPlace: present), let notes else {
                 return try read(key) { try $0.decode(type, forKey: $1) }
             }
