@@ -222,7 +222,11 @@ for ratioCase in RatioCase.all(itemCount: itemCount) {
     let threshold =
         recording
         ? RowThreshold(
-            maximumInstructionRatio: (ratio * (1 + tolerance) * 10_000).rounded(.up) / 10_000,
+            // A row only ever gets stricter: a committed maximum below the new one is kept.
+            maximumInstructionRatio: min(
+                (ratio * (1 + tolerance) * 10_000).rounded(.up) / 10_000,
+                committed?.rows[ratioCase.name]?.maximumInstructionRatio ?? .infinity
+            ),
             floor: floorSide,
             maximumExtraMallocs: extraMallocs.rounded(.up),
             recordedInstructionRatio: (ratio * 10_000).rounded() / 10_000,
