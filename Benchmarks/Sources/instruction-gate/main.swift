@@ -222,7 +222,8 @@ for ratioCase in RatioCase.all(itemCount: itemCount) {
     let threshold =
         recording
         ? RowThreshold(
-            // A row only ever gets stricter: a committed maximum below the new one is kept.
+            // An instruction maximum only ever gets stricter: a committed one below the new one
+            // is kept. Allocations are recorded as counted.
             maximumInstructionRatio: min(
                 (ratio * (1 + tolerance) * 10_000).rounded(.up) / 10_000,
                 committed?.rows[ratioCase.name]?.maximumInstructionRatio ?? .infinity

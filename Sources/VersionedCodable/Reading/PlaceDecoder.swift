@@ -176,9 +176,9 @@ struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
 /// Errors that pass through it are given the type's own key back in place of the library's, so
 /// that a `DecodingError` reads as it would without versioning.
 ///
-/// A class, though nothing in it changes: the standard library's box copies its container for
-/// every field a type reads, through generic code, and a class is copied as one reference where
-/// this struct was copied as three.
+/// A class, though nothing in it changes: the standard library's box copies its container,
+/// through generic code, for every field a type reads, and a class is one reference to copy
+/// where a struct of these fields is three.
 final class PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let base: KeyedDecodingContainer<ForwardedKey>
     /// What the spec read here, while the type reads; `nil` while the spec reads.
