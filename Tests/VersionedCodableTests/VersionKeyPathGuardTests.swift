@@ -348,3 +348,137 @@ struct VersionOffsetTests {
         #expect(MemoryLayout<ClassHopSpec>.offset(of: ClassHopSpec.keyPathToVersion) == nil)
     }
 }
+
+/// A spec that writes a name beside the version, in an optional object, and reads the version by
+/// optional chaining: a document may lack the name and still hold the version.
+struct NamedMetadataSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata?.version }
+
+    struct Metadata: Codable {
+        var version: Int?
+        var app: String?
+    }
+    var _metadata: Metadata?
+
+    init(withVersion version: Int?) {
+        _metadata = Metadata(version: version, app: "notes")
+    }
+}
+
+struct NamedNoteV0: VersionedCodable, Equatable {
+    static let version: Int? = nil
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = NamedMetadataSpec
+    var text: String
+}
+
+struct NamedNote: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NamedNoteV0
+    typealias VersionSpec = NamedMetadataSpec
+    var text: String
+    var stars: Int
+
+    init(text: String, stars: Int) {
+        self.text = text
+        self.stars = stars
+    }
+
+    init(from old: NamedNoteV0) throws {
+        self.init(text: old.text, stars: 0)
+    }
+}
+
+/// A spec that keeps the version in a dictionary's entry, reached by a force unwrap.
+struct DictionaryEntrySpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.meta["m"]!.version }
+
+    struct Meta: Codable {
+        var version: Int?
+    }
+    var meta: [String: Meta]
+
+    init(withVersion version: Int?) {
+        meta = ["m": Meta(version: version)]
+    }
+}
+
+struct DictionaryEntryNote: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = DictionaryEntrySpec
+    var name: String
+}
+
+/// A spec that keeps the version in one case of an enum, reached by a force unwrap of a
+/// computed property.
+struct EnumCaseSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.kind.stamp!.version }
+
+    struct Stamp: Codable {
+        var version: Int?
+    }
+    enum Kind: Codable {
+        case plain
+        case stamped(Stamp)
+
+        var stamp: Stamp? {
+            if case .stamped(let stamp) = self {
+                return stamp
+            }
+            return nil
+        }
+    }
+    var kind: Kind
+
+    init(withVersion version: Int?) {
+        kind = .stamped(Stamp(version: version))
+    }
+}
+
+struct EnumCaseNote: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = EnumCaseSpec
+    var name: String
+}
+
+/// Only the parts of a spec on the way to the version decide whether a document holds one.
+@Suite("Only the parts on the way to the version decide whether a key path is applied")
+struct VersionKeyPathWayTests {
+    @Test("A document that lacks a name the spec writes beside the version still holds the version")
+    func partBesideTheVersion() throws {
+        let document = Data(#"{"_metadata":{"version":1},"text":"hello","stars":5}"#.utf8)
+        #expect(try JSONDecoder().storedVersion(of: NamedNote.self, from: document) == 1)
+        let read = try JSONDecoder().decodeWithStoredVersion(NamedNote.self, from: document)
+        #expect(read.storedVersion == 1)
+        #expect(read.wrappedValue == NamedNote(text: "hello", stars: 5))
+        // A document without the object has no version, and is migrated from the first version.
+        let old = Data(#"{"text":"hello"}"#.utf8)
+        #expect(try JSONDecoder().decode(versioned: NamedNote.self, from: old) == NamedNote(text: "hello", stars: 0))
+        // What the spec writes reads back.
+        let written = try JSONEncoder().encode(versioned: NamedNote(text: "a", stars: 2))
+        #expect(try JSONDecoder().decodeWithStoredVersion(NamedNote.self, from: written).storedVersion == 1)
+    }
+
+    @Test("A key path through a dictionary's missing entry or another enum case reads no version, and never traps")
+    func dictionaryEntriesAndEnumCases() async throws {
+        await #expect(processExitsWith: .success) {
+            let entries = [#"{"meta":{},"name":"x"}"#, #"{"meta":{"n":{"version":1}},"name":"x"}"#]
+            for document in entries {
+                let data = Data(document.utf8)
+                guard try JSONDecoder().storedVersion(of: DictionaryEntryNote.self, from: data) == nil else { exit(1) }
+            }
+            let cases = [#"{"kind":{"plain":{}},"name":"x"}"#]
+            for document in cases {
+                let data = Data(document.utf8)
+                guard try JSONDecoder().storedVersion(of: EnumCaseNote.self, from: data) == nil else { exit(2) }
+            }
+            let entry = try JSONEncoder().encode(versioned: DictionaryEntryNote(name: "x"))
+            guard try JSONDecoder().decode(versioned: DictionaryEntryNote.self, from: entry) == .init(name: "x")
+            else { exit(3) }
+            let stamped = try JSONEncoder().encode(versioned: EnumCaseNote(name: "y"))
+            guard try JSONDecoder().storedVersion(of: EnumCaseNote.self, from: stamped) == 1 else { exit(4) }
+        }
+    }
+}

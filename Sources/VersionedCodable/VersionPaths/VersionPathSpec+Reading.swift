@@ -36,29 +36,69 @@ extension VersionPathSpec {
     ///
     /// A key path through a force unwrap or a subscript (`\Self._metadata!.version`,
     /// `\Self.headers[0].version`) would stop the process on a document that lacks what it
-    /// reads, so unless it is a path of stored properties, which cannot trap, it is applied
-    /// only to a spec that has every optional value and array element that the spec written for
-    /// `template`, a version of the chain, has: one that lacks any holds no version.
+    /// reads, so unless it is a path of stored properties, which cannot trap, it is applied only
+    /// to a spec that has every part on the way to the version: each optional's value, array
+    /// element, dictionary entry and enum case where the spec written for `template`, a version
+    /// of the chain, differs from the spec written for another version. A spec that lacks one
+    /// holds no version; parts that are the same for every version (a name the spec writes
+    /// beside it) may be missing.
     func version(at offset: Int?, comparedWith template: Int?) -> Int? {
         if let offset {
             // What the key path reads, read where `MemoryLayout` says it is.
             return withUnsafeBytes(of: self) { $0.load(fromByteOffset: offset, as: Int?.self) }
         }
-        if !lacksPart(Mirror(reflecting: self), of: Mirror(reflecting: Self(withVersion: template))) {
+        let written = Self(withVersion: template)
+        let other = Self(withVersion: template.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1)
+        let way = compare(self, with: written, other)
+        // A spec that writes every version alike has no way to tell: every part counts.
+        if !(way.differs ? way.lacks : compare(self, with: written, nil).lacks) {
             return self[keyPath: Self.keyPathToVersion]
         }
         return nil
     }
 }
 
-/// Whether `value` lacks an optional's value or an array's element that `template` has.
-private func lacksPart(_ value: Mirror, of template: Mirror) -> Bool {
-    if template.displayStyle == .optional || template.displayStyle == .collection,
-        value.children.count < template.children.count
-    {
-        return true
+/// Compares `value`, a part of the spec read from a document (`nil` where the document's spec
+/// has no such part), with `template` and `other`, the same part of the spec written for two
+/// versions: whether those two differ here or below, where the version is, and whether `value`
+/// lacks a part on the way to where they differ. With no `other`, every part is on the way.
+private func compare(_ value: Any?, with template: Any, _ other: Any?) -> (differs: Bool, lacks: Bool) {
+    let templateParts = parts(of: template)
+    let otherParts = other.map(parts(of:))
+    guard !templateParts.isEmpty || otherParts?.isEmpty == false else {
+        let differs = other.map { String(reflecting: $0) != String(reflecting: template) } ?? true
+        return (differs, differs && value == nil)
     }
-    return zip(value.children, template.children).contains {
-        lacksPart(Mirror(reflecting: $0.value), of: Mirror(reflecting: $1.value))
+    if let otherParts,
+        otherParts.count != templateParts.count
+            || Set(otherParts.map(\.name)) != Set(templateParts.map(\.name))
+    {
+        // Parts that change with the version (an array as long as the version): all are on the way.
+        return (true, compare(value, with: template, nil).lacks)
+    }
+    let valueParts = value.map(parts(of:))
+    var result = (differs: false, lacks: false)
+    for part in templateParts {
+        let own = valueParts?.first { $0.name == part.name }?.value
+        let below = compare(own, with: part.value, otherParts?.first { $0.name == part.name }?.value)
+        if below.differs {
+            result = (true, result.lacks || below.lacks)
+        }
+    }
+    return result
+}
+
+/// The parts of `value`, each named as a document's part is matched with the spec's: a field's
+/// or an enum case's name, an optional's `some`, an element's index, a dictionary entry's key.
+private func parts(of value: Any) -> [(name: String, value: Any)] {
+    let mirror = Mirror(reflecting: value)
+    return mirror.children.enumerated().map { index, child in
+        if mirror.displayStyle == .dictionary {
+            let entry = Array(Mirror(reflecting: child.value).children)
+            if entry.count == 2 {
+                return ("[\(String(reflecting: entry[0].value))]", entry[1].value)
+            }
+        }
+        return (child.label ?? "#\(index)", child.value)
     }
 }
