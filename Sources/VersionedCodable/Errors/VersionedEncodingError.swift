@@ -11,7 +11,8 @@ import Foundation
 /// written beside the type's fields, encoding throws one of these instead.
 public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     /// The type writes its own value at the place where the version goes, for example a
-    /// `version` property at the root under the default ``VersionKeyAtRootVersionPathSpec``.
+    /// `version` property at the root under the default ``VersionKeyAtRootVersionPathSpec``, or
+    /// where a custom spec writes another value beside the version.
     ///
     /// Rename the property (with a `CodingKeys` entry) or move the version elsewhere with a
     /// custom ``VersionPathSpec``.
@@ -106,8 +107,9 @@ extension VersionedEncodingError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .typeHasClashingVersionField:
-            return "The type writes its own value where its VersionPathSpec puts the version. "
-                + "Rename that field or choose another version path; the version is never overwritten silently."
+            return "The type writes its own value where its VersionPathSpec writes: the version, or a value "
+                + "the spec writes beside it. Rename that field or choose another version path; what the spec "
+                + "writes never overwrites the type's values silently."
         case .versionLocationNotAnObject(let path):
             let place = path.isEmpty ? "the root of the document" : path.joined(separator: ".")
             return "Cannot write the version: the type writes something other than a keyed object at \(place), "

@@ -305,6 +305,8 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let optional, optional.isNil {
             return
         }
+        try writer.release(child, isDone: false)
+        writer.replacing(child)
         writer.giveWayToObject(at: child)
         try base.encode(try writer.following(value, at: child), forKey: ForwardedKey(key))
         // An optional's value or a dictionary's entry is read back as the type's only where it
@@ -367,6 +369,10 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             }
             return nil
         case .object(let child)?:
+            // The objects opened there before are let go first. A coder's error in writing the
+            // spec's part into them is thrown again when the same part is written into the
+            // object opened now.
+            try? writer.release(child, isDone: false)
             writer.giveWayToObject(at: child)
             return child
         case nil:

@@ -117,9 +117,11 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
-    /// What `value` writes at `key`: an object, followed, or the value itself.
+    /// What `value` writes at `key`: an object, followed, or the value itself. A dictionary is a
+    /// value, as an array is: its keys are data, which the coder writes as a plain encode does,
+    /// and a type's value under its key would change it, so it clashes.
     func entry<T: Encodable>(for value: T, at key: String) throws -> SpecWritten.Entry {
-        if Route(T.self, hasPlace: { true }) == .pass {
+        if Route(T.self, hasPlace: { true }) != .follow {
             return .value(value)
         }
         let object = Recording(path: node.path + [key])
@@ -134,7 +136,7 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
     /// the container above records the value it was handed whole, and a super encoder's
     /// object stands for this one (`try version.encode(to: container.superEncoder(forKey:))`).
     func encode<T: Encodable>(_ value: T) throws {
-        if Route(T.self, hasPlace: { true }) != .pass, !(value is any NilRepresentable) {
+        if Route(T.self, hasPlace: { true }) == .follow, !(value is any NilRepresentable) {
             return try value.encode(to: self)
         }
         if node.path.isEmpty {

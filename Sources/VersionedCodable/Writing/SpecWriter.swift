@@ -339,6 +339,14 @@ final class SpecWriter: Encoder {
         held.append((place, container))
     }
 
+    /// Forgets that the spec's part of `place`, and of the objects below it, was written: the
+    /// type writes a value there, which replaces what it wrote there before, in every coder.
+    func replacing(_ place: SpecWritten) {
+        if !written.isEmpty {
+            written.removeAll { $0.starts(with: place.path) }
+        }
+    }
+
     private func isWritten(_ place: SpecWritten) -> Bool {
         place.path.isEmpty ? rootIsWritten : written.contains(place.path)
     }
@@ -362,27 +370,49 @@ final class SpecWriter: Encoder {
         }
     }
 
+    /// Writes the spec's part into the objects the type opened by hand (`nestedContainer`,
+    /// `superEncoder`) at `place` or below it, and lets them go: once the type is done with
+    /// `place`, or where it opens or writes `place` again. A coder keeps what it is handed in the
+    /// order the type lets go of it, so holding an object past that would change which one it
+    /// keeps.
+    ///
+    /// Innermost first, so that an object opened inside another is written into its own container
+    /// before the outer one could open it again. Each object the type opened gets the spec's part,
+    /// even where another already has one: which of two objects opened at one key a coder keeps
+    /// (it merges them, or the one it gets last replaces the other) cannot be seen, and writing
+    /// the same keys twice into one object changes nothing.
+    ///
+    /// What the type writes at a place is checked once it is done with the place (`isDone`): an
+    /// object let go because the type opens the place again may still get keys of the type's,
+    /// and the keys are noted by place, so the last object checks them all.
+    func release(_ place: SpecWritten, isDone: Bool = true) throws {
+        guard !held.isEmpty, finding == nil else {
+            return
+        }
+        for (heldPlace, container) in held.reversed() where heldPlace.path.starts(with: place.path) {
+            if isDone {
+                // An object opened by hand may be an optional's value; nothing tells.
+                try checkHoldsOwnKeys(heldPlace)
+                try checkKeyForms(at: heldPlace)
+            }
+            markWritten(heldPlace)
+            var container = container()
+            try write(heldPlace, into: &container)
+        }
+        held.removeAll { $0.place.path.starts(with: place.path) }
+    }
+
     /// Writes the spec's part of `place`, and of the objects below it that the type opened,
     /// into `encoder`, which stands at `place`: once the type is done with it.
     func finish(_ place: SpecWritten, into encoder: any Encoder) throws {
         guard finding == nil else {
             return
         }
-        if !held.isEmpty {
-            // Innermost first, so that an object opened inside another is written into its own
-            // container before the outer one could open it again.
-            for (heldPlace, container) in held.reversed()
-            where heldPlace.path.starts(with: place.path) && !isWritten(heldPlace) {
-                // An object opened by hand may be an optional's value; nothing tells.
-                try checkHoldsOwnKeys(heldPlace)
-                markWritten(heldPlace)
-                try checkKeyForms(at: heldPlace)
-                var container = container()
-                try write(heldPlace, into: &container)
-            }
-            held.removeAll { $0.place.path.starts(with: place.path) }
-        }
-        guard !isWritten(place) else {
+        // Asked before the objects opened by hand are written: an object opened at this place
+        // is another object than the one `encoder` writes.
+        let isWritten = isWritten(place)
+        try release(place)
+        guard !isWritten else {
             return
         }
         // An empty object the spec writes is written too, as a reader of its own (a 1.2 build
