@@ -222,6 +222,8 @@ struct VersionKeyPathGuardTests {
         #expect(throws: VersionedDecodingError.self) {
             try JSONDecoder().decode(versioned: DeepSpecNote.self, from: Data(#"{"text":"t"}"#.utf8))
         }
+        // Objects opened with `nestedContainer` are held to the same depth.
+        #expect(throws: VersionedDecodingError.self) { try JSONEncoder().encode(versioned: NestedOpeningNote(text: "t")) }
     }
 }
 
@@ -254,6 +256,33 @@ struct DeepSpecNote: VersionedCodable, Equatable {
     static let version: Int? = 1
     typealias PreviousVersion = NothingEarlier
     typealias VersionSpec = DeepLinkSpec
+    var text: String
+}
+
+/// A spec that writes the version at the root and opens empty objects 600 deep beside it with
+/// `nestedContainer`.
+struct NestedOpeningSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+    var version: Int?
+    enum CodingKeys: String, CodingKey { case version, deep }
+    init(withVersion version: Int?) { self.version = version }
+    init(from decoder: any Decoder) throws {
+        version = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .version)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        for _ in 0..<600 {
+            container = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .deep)
+        }
+    }
+}
+
+struct NestedOpeningNote: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = NestedOpeningSpec
     var text: String
 }
 

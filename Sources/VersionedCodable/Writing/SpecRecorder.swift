@@ -178,7 +178,13 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func superEncoder(forKey key: Key) -> any Encoder { subrecorder(key.stringValue) }
 
     private func subrecorder(_ key: String) -> SpecRecorder {
-        SpecRecorder(node: recorder.node.object(at: key), root: recorder.root, userInfo: recorder.userInfo)
+        if recorder.node.path.count >= SpecRecorder.maximumDepth {
+            // As deep as `encode(_:forKey:)` follows: what is opened below is kept nowhere.
+            recorder.root.problem = "nests objects more than \(SpecRecorder.maximumDepth) deep"
+            let discarded = SpecRecorder.Recording(path: ["-"])
+            return SpecRecorder(node: discarded, root: discarded, userInfo: [:])
+        }
+        return SpecRecorder(node: recorder.node.object(at: key), root: recorder.root, userInfo: recorder.userInfo)
     }
 }
 
