@@ -57,16 +57,27 @@ struct KeptNumbersTests {
         let exactNumbers = [
             "-9223372036854775808", "18446744073709551615", "0.1", "3.14159265358979323846", "1.5e-7",
             "12345678901234567890123456789012345678", "0.12345678901234567890123456789012345678",
-            "10000000000000000000000000000000000001",
+            "10000000000000000000000000000000000001", "123456789012345678901234567890123456789",
+            "340282366920938463463374607431768211455",
         ]
-        for exact in exactNumbers {
+        let greatest = String(decoding: try JSONEncoder().encode(Decimal.greatestFiniteMagnitude), as: UTF8.self)
+        for exact in exactNumbers + [greatest] {
             let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: Data((header + exact + "}").utf8))
             struct Field: Decodable { var x: Decimal }
             let back = try JSONDecoder().decode(Field.self, from: JSONEncoder().encode(read))
             #expect(back.x == Decimal(string: exact), "\(exact) came back as \(back.x)")
         }
-        // Beyond a Decimal's exponents or digits: as the Double a plain field writes.
-        for beyond in ["1e308", "-1.7976931348623157e+308", "4.9e-324", "123456789012345678901234567890123456789012"] {
+        // More digits than a Decimal holds: as a Decimal field reads them, with the same digits
+        // dropped.
+        for long in ["123456789012345678901234567890123456789012", "0.12345678901234567890123456789012345678901"] {
+            let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: Data((header + long + "}").utf8))
+            struct Field: Codable { var x: Decimal }
+            let plain = try JSONDecoder().decode(Field.self, from: Data(#"{"x":\#(long)}"#.utf8))
+            let back = try JSONDecoder().decode(Field.self, from: JSONEncoder().encode(read))
+            #expect(back.x == plain.x, "\(long) came back as \(back.x), where a Decimal field reads \(plain.x)")
+        }
+        // Beyond a Decimal's exponents: as the Double a plain field writes.
+        for beyond in ["1e308", "-1.7976931348623157e+308", "4.9e-324"] {
             let read = try JSONDecoder().decode(Versioned<ChoreV2>.self, from: Data((header + beyond + "}").utf8))
             let back = String(decoding: try JSONEncoder().encode(read), as: UTF8.self)
             let plain = try #require(try plainDoubleField(beyond))

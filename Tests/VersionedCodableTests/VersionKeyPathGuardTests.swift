@@ -223,7 +223,9 @@ struct VersionKeyPathGuardTests {
             try JSONDecoder().decode(versioned: DeepSpecNote.self, from: Data(#"{"text":"t"}"#.utf8))
         }
         // Objects opened with `nestedContainer` are held to the same depth.
-        #expect(throws: VersionedDecodingError.self) { try JSONEncoder().encode(versioned: NestedOpeningNote(text: "t")) }
+        #expect(throws: VersionedDecodingError.self) {
+            try JSONEncoder().encode(versioned: NestedOpeningNote(text: "t"))
+        }
     }
 }
 

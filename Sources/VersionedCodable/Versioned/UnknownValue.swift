@@ -82,10 +82,11 @@ enum UnknownValue: Codable, Sendable {
     }
 
     /// A number, kept as a plain field of the matching Swift type keeps it: an integer type's
-    /// where one holds it, a `Decimal`'s where it holds every digit the coder read (JSONDecoder
-    /// gives a number's digits as a `Decimal`, to 38 of them and within its exponents), and
-    /// otherwise as the `Double` the coder read, which writes back every number a Swift build
-    /// writes. Reading never refuses a number that a `Double` field reads.
+    /// where one holds it, a `Double`'s where it writes the number back as it came, and
+    /// otherwise a `Decimal`'s, where the coder reads one (JSONDecoder gives a number's digits as
+    /// a `Decimal`, as many as its 128 bits hold, within its exponents, as it gives them to a
+    /// `Decimal` field), or else the `Double` the coder read. Reading never refuses a number
+    /// that a `Double` field reads.
     private static func number(_ double: Double, in single: any SingleValueDecodingContainer) -> Self {
         let whole = double.rounded() == double
         guard let decimal = try? single.decode(Decimal.self) else {
@@ -96,11 +97,6 @@ enum UnknownValue: Codable, Sendable {
             if whole, double >= 0x1p63, let value = try? single.decode(UInt64.self) {
                 return .unsigned(value)
             }
-            return .double(double)
-        }
-        if decimal.significand > fullDigits {
-            // The coder may have dropped digits that did not fit: the `Double` it read is what a
-            // field reads.
             return .double(double)
         }
         if decimal.exponent >= 0 {
@@ -161,10 +157,7 @@ enum UnknownValue: Codable, Sendable {
         }
     }
 
-    /// The greatest significand after which a `Decimal`'s 128 bits hold one more digit, and the
-    /// least number of 16 digits: JSONDecoder drops the digits of a number that do not fit, so
-    /// one read with a greater significand may have lost some.
-    private static let fullDigits = Decimal(string: "34028236692093846346337460743176821145")!
+    /// The least number of 16 digits.
     private static let sixteenDigits = Decimal(sign: .plus, exponent: 15, significand: 1)
 
     @usableFromInline
