@@ -105,3 +105,47 @@ struct CoderConfigurationTests {
         #expect(try PropertyListDecoder().decode(versioned: Event.self, from: data) == value)
     }
 }
+
+/// A spec that writes a date beside the version in `_metadata`.
+struct DatedMetadataSpec: VersionPathSpec {
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata.version }
+    struct Metadata: Codable {
+        var version: Int?
+        var definedAt: Date
+    }
+    var _metadata: Metadata
+    init(withVersion version: Int?) {
+        _metadata = Metadata(version: version, definedAt: Date(timeIntervalSince1970: 0))
+    }
+}
+
+struct DatedNote: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = DatedMetadataSpec
+    struct Stamp: Codable, Equatable { var createdBy: String }
+    var title: String
+    var _metadata: Stamp?
+}
+
+@Suite("A coder's strategies see the spec's values where a plain encode of the spec puts them")
+struct SpecValuePathTests {
+    @Test("A date strategy sees the date's whole coding path, whether or not the type writes the spec's object")
+    func dateStrategyPath() throws {
+        for stamp in [nil, DatedNote.Stamp(createdBy: "me")] {
+            let seen = PathLog()
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                seen.paths.append(encoder.codingPath.map(\.stringValue))
+                var container = encoder.singleValueContainer()
+                try container.encode(date.timeIntervalSince1970)
+            }
+            _ = try encoder.encode(versioned: DatedNote(title: "t", _metadata: stamp))
+            #expect(seen.paths == [["_metadata", "definedAt"]], "\(String(describing: stamp))")
+        }
+    }
+
+    final class PathLog: @unchecked Sendable {
+        var paths: [[String]] = []
+    }
+}

@@ -120,10 +120,6 @@ struct HandOpenedObjectTests {
             let writes = try value.encodeTransparently(returning: { try KeyOrderEncoder.keys(writtenBy: $0) })
             #expect(writes.filter { $0 == "_metadata.version" }.count == 1, "\(content): \(writes)")
         }
-        let writes = try CamelKeyed(title: "t", opensMetadata: false).encodeTransparently(returning: {
-            try KeyOrderEncoder.keys(writtenBy: $0)
-        })
-        #expect(writes.filter { $0 == "_metadata.schemaVersion" }.count == 1, "\(writes)")
     }
 
     /// Keeps its version at `_metadata.schemaVersion`, and writes `schema_version` of its own

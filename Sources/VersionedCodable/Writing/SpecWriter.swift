@@ -415,6 +415,8 @@ final class SpecWriter: Encoder {
         guard !isWritten else {
             return
         }
+        // The type's object stands here, whether or not the spec writes anything into it.
+        markWritten(place)
         // An empty object the spec writes is written too, as a reader of its own (a 1.2 build
         // whose spec needs the object) expects it.
         let hasEntries =
@@ -423,7 +425,6 @@ final class SpecWriter: Encoder {
         guard hasEntries else {
             return
         }
-        markWritten(place)
         try checkKeyForms(at: place)
         var container =
             place.path.isEmpty
@@ -484,8 +485,16 @@ final class SpecWriter: Encoder {
                     try container.encode(value, forKey: ForwardedKey(stringValue: key))
                 }
             case .object(let child) where !isWritten(child):
-                markWritten(child)
                 let forwarded = ForwardedKey(stringValue: key)
+                guard child.holdsOnlySingleValues, kept(at: child.path).isEmpty else {
+                    // As a value, as a synthesized spec writes its object: JSONEncoder hands the
+                    // values of a nested container encoders whose coding path lacks the
+                    // container's key, which a date or data strategy, or a value's own encoding,
+                    // would see.
+                    try container.encode(MergedValue.object(child, self), forKey: forwarded)
+                    break
+                }
+                markWritten(child)
                 var nested = container.nestedContainer(keyedBy: ForwardedKey.self, forKey: forwarded)
                 try write(child, into: &nested)
             case .object:
@@ -581,6 +590,19 @@ struct SpecWritten: @unchecked Sendable {
         self.keys = keys
         self.values = values
         self.versionIndex = versionIndex
+    }
+
+    /// Whether every value here and below is one of the coders' own single values, or `nil`,
+    /// which a coder writes without an encoder of its own.
+    var holdsOnlySingleValues: Bool {
+        values.allSatisfy { entry in
+            switch entry {
+            case .value(let value):
+                // The type itself first: looking through optionals costs a conformance check.
+                isSingleValue(type(of: value)) || isSingleValue(innermostWrappedType(of: type(of: value)))
+            case .object(let child): child.holdsOnlySingleValues
+            }
+        }
     }
 
     /// The paths, depth first in the order the spec wrote them, of the integers here and below,
