@@ -50,6 +50,23 @@ struct KeptNumbersTests {
         }
     }
 
+    @Test("JSON5 hexadecimal integers that no Double holds are kept as integers")
+    func json5HexadecimalIntegers() throws {
+        let decoder = JSONDecoder()
+        decoder.allowsJSON5 = true
+        let numbers: [(String, String)] = [
+            ("0x20000000000001", "9007199254740993"), ("-0x20000000000001", "-9007199254740993"),
+            ("0xFFFFFFFFFFFFFFFF", "18446744073709551615"), ("0x1F", "31"),
+        ]
+        for (hex, decimal) in numbers {
+            let document =
+                "{version: 3, versionReadableFrom: 2, versionWritableFrom: 2, " + "name: 'n', done: true, x: \(hex)}"
+            let read = try decoder.decode(Versioned<ChoreV2>.self, from: Data(document.utf8))
+            let back = String(decoding: try JSONEncoder().encode(read), as: UTF8.self)
+            #expect(back.contains(#""x":\#(decimal)"#), "\(hex) came back as \(back)")
+        }
+    }
+
     @Test("JSON numbers come back as the matching plain field writes them")
     func jsonNumbers() throws {
         let header = #"{"version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","done":true,"x":"#

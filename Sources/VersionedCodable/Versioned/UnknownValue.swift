@@ -58,6 +58,14 @@ enum UnknownValue: Codable, Sendable {
         if let value = try? single.decode(Double.self) {
             return number(value, in: single)
         }
+        // An integer no `Double` holds exactly, which JSON5's hexadecimal form can spell. A zero
+        // read here is a fraction too small for a `Double` (`1e-400`), which is refused below.
+        if let value = try? single.decode(Int64.self), value != 0 {
+            return .integer(value)
+        }
+        if let value = try? single.decode(UInt64.self), value != 0 {
+            return .unsigned(value)
+        }
         if let value = try? single.decode(Bool.self) {
             return .bool(value)
         }
