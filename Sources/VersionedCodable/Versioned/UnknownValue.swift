@@ -55,16 +55,20 @@ enum UnknownValue: Codable, Sendable {
         if let value = try? single.decode(String.self) {
             return .string(value)
         }
-        if let value = try? single.decode(Double.self) {
-            return number(value, in: single)
-        }
-        // An integer no `Double` holds exactly, which JSON5's hexadecimal form can spell. A zero
-        // read here is a fraction too small for a `Double` (`1e-400`), which is refused below.
-        if let value = try? single.decode(Int64.self), value != 0 {
-            return .integer(value)
-        }
-        if let value = try? single.decode(UInt64.self), value != 0 {
-            return .unsigned(value)
+        do {
+            return number(try single.decode(Double.self), in: single)
+        } catch DecodingError.typeMismatch {
+            // Not a number.
+        } catch {
+            // A number no `Double` holds: an integer that JSON5's hexadecimal form spells is kept
+            // as the integer. A zero read here is a fraction too small for a `Double` (`1e-400`),
+            // which is refused below.
+            if let value = try? single.decode(Int64.self), value != 0 {
+                return .integer(value)
+            }
+            if let value = try? single.decode(UInt64.self), value != 0 {
+                return .unsigned(value)
+            }
         }
         if let value = try? single.decode(Bool.self) {
             return .bool(value)
