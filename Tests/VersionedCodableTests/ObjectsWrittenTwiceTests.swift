@@ -22,10 +22,20 @@ struct ObjectsWrittenTwiceTests {
         var createdBy: String
     }
 
-    struct Note: VersionedCodable, Equatable {
-        static let version: Int? = 1
+    /// The version at `_metadata.format.version`: an object of the spec's below the one the type
+    /// writes twice.
+    struct FormatVersionSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata.format.version }
+        struct Format: Codable { var version: Int? }
+        struct Metadata: Codable { var format: Format }
+        var _metadata: Metadata
+        init(withVersion version: Int?) { _metadata = Metadata(format: Format(version: version)) }
+    }
+
+    struct Note<Spec: VersionPathSpec>: VersionedCodable, Equatable {
+        static var version: Int? { 1 }
         typealias PreviousVersion = NothingEarlier
-        typealias VersionSpec = MetadataVersionSpec
+        typealias VersionSpec = Spec
         var name = "n"
         var order: Order
 
@@ -62,42 +72,59 @@ struct ObjectsWrittenTwiceTests {
     }
 
     /// The type's encoding without the library, for what a plain encode keeps.
-    struct Plain: Encodable {
-        let note: Note
+    struct Plain<Spec: VersionPathSpec>: Encodable {
+        let note: Note<Spec>
         func encode(to encoder: any Encoder) throws { try note.encode(to: encoder) }
     }
 
     @Test("Whichever object the coder keeps holds the version", arguments: Order.allCases)
     func keptObjectHoldsTheVersion(order: Order) throws {
-        let note = Note(order: order)
+        try check(Note<MetadataVersionSpec>(order: order), versionAt: ["version"])
+        try check(Note<FormatVersionSpec>(order: order), versionAt: ["format", "version"])
+    }
+
+    /// Encodes `note` in JSON and both property-list formats, and expects each document to read
+    /// back as version 1, with `_metadata` the plain encode's plus the version at `path` in it.
+    private func check<Spec: VersionPathSpec>(_ note: Note<Spec>, versionAt path: [String]) throws {
         let json = try JSONEncoder().encode(versioned: note)
         let plain = try JSONEncoder().encode(Plain(note: note))
-        try expectSameMetadata(json, plain, order) { try JSONSerialization.jsonObject(with: $0) }
-        #expect(try JSONDecoder().decodeWithStoredVersion(Note.self, from: json).storedVersion == 1)
+        try expectSameMetadata(json, plain, path, "\(note.order) json") { try JSONSerialization.jsonObject(with: $0) }
+        #expect(try JSONDecoder().decodeWithStoredVersion(Note<Spec>.self, from: json).storedVersion == 1)
         for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
             let encoder = PropertyListEncoder()
             encoder.outputFormat = format
             let plist = try encoder.encode(versioned: note)
-            try expectSameMetadata(plist, try encoder.encode(Plain(note: note)), order) {
+            try expectSameMetadata(plist, try encoder.encode(Plain(note: note)), path, "\(note.order) \(format)") {
                 try PropertyListSerialization.propertyList(from: $0, format: nil)
             }
-            #expect(try PropertyListDecoder().decodeWithStoredVersion(Note.self, from: plist).storedVersion == 1)
+            #expect(try PropertyListDecoder().decodeWithStoredVersion(Note<Spec>.self, from: plist).storedVersion == 1)
         }
     }
 
-    /// `versioned`'s `_metadata` is `plain`'s with the version added.
+    /// `versioned`'s `_metadata` is `plain`'s with the version added at `path` in it.
     private func expectSameMetadata(
         _ versioned: Data,
         _ plain: Data,
-        _ order: Order,
+        _ path: [String],
+        _ label: String,
         parse: (Data) throws -> Any
     ) throws {
         let written = try parse(versioned) as? [String: Any]
         let expected = try parse(plain) as? [String: Any]
-        var metadata = try #require(written?["_metadata"] as? [String: Any])
-        #expect(metadata.removeValue(forKey: "version") as? Int == 1, "\(order)")
-        let plainMetadata = try #require(expected?["_metadata"] as? [String: Any])
-        #expect(metadata as NSDictionary == plainMetadata as NSDictionary, "\(order)")
+        var metadata = try #require(written?["_metadata"] as? [String: Any], "\(label)")
+        if path.count == 2 {
+            var format = try #require(metadata[path[0]] as? [String: Any], "\(label)")
+            #expect(format.removeValue(forKey: path[1]) as? Int == 1, "\(label)")
+            if format.isEmpty {
+                metadata.removeValue(forKey: path[0])
+            } else {
+                metadata[path[0]] = format
+            }
+        } else {
+            #expect(metadata.removeValue(forKey: path[0]) as? Int == 1, "\(label)")
+        }
+        let plainMetadata = try #require(expected?["_metadata"] as? [String: Any], "\(label)")
+        #expect(metadata as NSDictionary == plainMetadata as NSDictionary, "\(label)")
     }
 }
 

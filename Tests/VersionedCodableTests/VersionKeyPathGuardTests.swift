@@ -474,6 +474,32 @@ struct EnumCaseNote: VersionedCodable, Equatable {
     var name: String
 }
 
+/// A spec whose version is a stored property of a superclass, reached by a force unwrap, beside a
+/// label that also changes with the version.
+struct InheritedVersionSpec: VersionPathSpec {
+    class Stamp: Codable {
+        var version: Int?
+        init(version: Int?) { self.version = version }
+    }
+    final class NamedStamp: Stamp {}
+
+    static var keyPathToVersion: KeyPath<Self, Int?> { \Self.stamp!.version }
+    var stamp: NamedStamp?
+    var label: String
+
+    init(withVersion version: Int?) {
+        stamp = NamedStamp(version: version)
+        label = "v\(version ?? 0)"
+    }
+}
+
+struct InheritedVersionNote: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    typealias VersionSpec = InheritedVersionSpec
+    var name: String
+}
+
 /// Only the parts of a spec on the way to the version decide whether a document holds one.
 @Suite("Only the parts on the way to the version decide whether a key path is applied")
 struct VersionKeyPathWayTests {
@@ -499,6 +525,11 @@ struct VersionKeyPathWayTests {
             for document in entries {
                 let data = Data(document.utf8)
                 guard try JSONDecoder().storedVersion(of: DictionaryEntryNote.self, from: data) == nil else { exit(1) }
+            }
+            // The version in a superclass's property is on the way too.
+            let inherited = Data(#"{"label":"v1","name":"x"}"#.utf8)
+            guard try JSONDecoder().storedVersion(of: InheritedVersionNote.self, from: inherited) == nil else {
+                exit(5)
             }
             let cases = [#"{"kind":{"plain":{}},"name":"x"}"#]
             for document in cases {

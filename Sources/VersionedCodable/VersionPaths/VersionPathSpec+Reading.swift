@@ -62,7 +62,18 @@ extension VersionPathSpec {
 /// has no such part), with `template` and `other`, the same part of the spec written for two
 /// versions: whether those two differ here or below, where the version is, and whether `value`
 /// lacks a part on the way to where they differ. With no `other`, every part is on the way.
-private func compare(_ value: Any?, with template: Any, _ other: Any?) -> (differs: Bool, lacks: Bool) {
+///
+/// Parts below `depth` levels are not compared: the recording of a spec stops at that depth
+/// too, and a spec's classes may point back at each other.
+private func compare(
+    _ value: Any?,
+    with template: Any,
+    _ other: Any?,
+    depth: Int = 2 * SpecRecorder.maximumDepth
+) -> (differs: Bool, lacks: Bool) {
+    guard depth > 0 else {
+        return (false, false)
+    }
     let templateParts = parts(of: template)
     let otherParts = other.map(parts(of:))
     guard !templateParts.isEmpty || otherParts?.isEmpty == false else {
@@ -74,13 +85,14 @@ private func compare(_ value: Any?, with template: Any, _ other: Any?) -> (diffe
             || Set(otherParts.map(\.name)) != Set(templateParts.map(\.name))
     {
         // Parts that change with the version (an array as long as the version): all are on the way.
-        return (true, compare(value, with: template, nil).lacks)
+        return (true, compare(value, with: template, nil, depth: depth).lacks)
     }
-    let valueParts = value.map(parts(of:))
+    let valueParts = value.map { byName(parts(of: $0)) }
+    let otherByName = otherParts.map(byName)
     var result = (differs: false, lacks: false)
     for part in templateParts {
-        let own = valueParts?.first { $0.name == part.name }?.value
-        let below = compare(own, with: part.value, otherParts?.first { $0.name == part.name }?.value)
+        let own = valueParts?[part.name]
+        let below = compare(own, with: part.value, otherByName?[part.name], depth: depth - 1)
         if below.differs {
             result = (true, result.lacks || below.lacks)
         }
@@ -88,17 +100,28 @@ private func compare(_ value: Any?, with template: Any, _ other: Any?) -> (diffe
     return result
 }
 
+/// `parts` looked up by name, the first of a name kept.
+private func byName(_ parts: [(name: String, value: Any)]) -> [String: Any] {
+    Dictionary(parts.lazy.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+}
+
 /// The parts of `value`, each named as a document's part is matched with the spec's: a field's
 /// or an enum case's name, an optional's `some`, an element's index, a dictionary entry's key.
+/// A class's parts include its superclasses' stored properties.
 private func parts(of value: Any) -> [(name: String, value: Any)] {
-    let mirror = Mirror(reflecting: value)
-    return mirror.children.enumerated().map { index, child in
-        if mirror.displayStyle == .dictionary {
-            let entry = Array(Mirror(reflecting: child.value).children)
-            if entry.count == 2 {
-                return ("[\(String(reflecting: entry[0].value))]", entry[1].value)
+    parts(in: Mirror(reflecting: value))
+}
+
+private func parts(in mirror: Mirror) -> [(name: String, value: Any)] {
+    let inherited = mirror.superclassMirror.map { parts(in: $0) } ?? []
+    return inherited
+        + mirror.children.enumerated().map { index, child in
+            if mirror.displayStyle == .dictionary {
+                let entry = Array(Mirror(reflecting: child.value).children)
+                if entry.count == 2 {
+                    return ("[\(String(reflecting: entry[0].value))]", entry[1].value)
+                }
             }
+            return (child.label ?? "#\(index)", child.value)
         }
-        return (child.label ?? "#\(index)", child.value)
-    }
 }

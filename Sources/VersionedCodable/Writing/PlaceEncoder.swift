@@ -369,10 +369,11 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             }
             return nil
         case .object(let child)?:
-            // The objects opened there before are let go first. A coder's error in writing the
-            // spec's part into them is thrown again when the same part is written into the
-            // object opened now.
+            // The objects opened there before are let go first, and the one opened now gets the
+            // spec's part whole. A coder's error in writing the spec's part into them is thrown
+            // again when the same part is written into the object opened now.
             try? writer.release(child, isDone: false)
+            writer.replacing(child)
             writer.giveWayToObject(at: child)
             return child
         case nil:

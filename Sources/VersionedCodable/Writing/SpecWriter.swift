@@ -6,8 +6,9 @@ import Foundation
 /// Only the objects where the spec writes are watched (the root, and `_metadata` under a
 /// `_metadata.version` spec); everything else goes straight to the real encoder. At each
 /// watched object, a key the spec writes is checked as the type writes it (see
-/// ``PlaceEncodingContainer``). When the type is done with an object, the spec's part of it is
-/// written into the same encoder or container the type used, after the type's keys.
+/// ``PlaceEncodingContainer``). When the type is done with an object, or opens or writes it
+/// again, the spec's part of it is written into the same encoder or container the type used,
+/// after the type's keys.
 final class SpecWriter: Encoder {
     /// What the type wrote that the spec's part cannot be merged with.
     enum Finding {
@@ -51,7 +52,8 @@ final class SpecWriter: Encoder {
     /// The objects below the root where it is written, by their paths.
     private var written: [[String]] = []
     /// The objects the type opened with `nestedContainer` or `superEncoder`, and how to reach
-    /// them: the spec's part is written there when the enclosing object is done.
+    /// them: the spec's part is written there when the enclosing object is done, or when the
+    /// type opens or writes the same place again (see ``release(_:isDone:)``).
     private var held: [(place: SpecWritten, container: () -> KeyedEncodingContainer<ForwardedKey>)] = []
     /// The root's container, as the type opened it, where the spec's part of the root is written
     /// rather than into a container opened again.
@@ -379,12 +381,13 @@ final class SpecWriter: Encoder {
     /// Innermost first, so that an object opened inside another is written into its own container
     /// before the outer one could open it again. Each object the type opened gets the spec's part,
     /// even where another already has one: which of two objects opened at one key a coder keeps
-    /// (it merges them, or the one it gets last replaces the other) cannot be seen, and writing
-    /// the same keys twice into one object changes nothing.
+    /// (it merges them, or the one it gets last replaces the other) cannot be seen. Where they
+    /// merge, the same keys are written twice into one object, which the dictionary-backed
+    /// coders (Foundation's, Yams) keep once.
     ///
-    /// What the type writes at a place is checked once it is done with the place (`isDone`): an
-    /// object let go because the type opens the place again may still get keys of the type's,
-    /// and the keys are noted by place, so the last object checks them all.
+    /// Whether an object holds keys of the type's own is checked once the type is done with the
+    /// place (`isDone`): an object let go because the type opens the place again may still get
+    /// some, and they are noted by place, so the last object checks them all.
     func release(_ place: SpecWritten, isDone: Bool = true) throws {
         guard !held.isEmpty, finding == nil else {
             return
@@ -393,8 +396,8 @@ final class SpecWriter: Encoder {
             if isDone {
                 // An object opened by hand may be an optional's value; nothing tells.
                 try checkHoldsOwnKeys(heldPlace)
-                try checkKeyForms(at: heldPlace)
             }
+            try checkKeyForms(at: heldPlace)
             markWritten(heldPlace)
             var container = container()
             try write(heldPlace, into: &container)
@@ -408,11 +411,11 @@ final class SpecWriter: Encoder {
         guard finding == nil else {
             return
         }
-        // Asked before the objects opened by hand are written: an object opened at this place
-        // is another object than the one `encoder` writes.
-        let isWritten = isWritten(place)
+        // An object still held at this place is the one `encoder` writes: a value the type
+        // forwards through the super encoder it opened there. One the type opened before writing
+        // a value here was let go when it wrote the value.
         try release(place)
-        guard !isWritten else {
+        guard !isWritten(place) else {
             return
         }
         // The type's object stands here, whether or not the spec writes anything into it.
