@@ -305,8 +305,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let optional, optional.isNil {
             return
         }
-        try writer.release(child, isDone: false)
-        writer.replacing(child)
+        try writer.reopening(child)
         writer.giveWayToObject(at: child)
         try base.encode(try writer.following(value, at: child), forKey: ForwardedKey(key))
         // An optional's value or a dictionary's entry is read back as the type's only where it
@@ -369,11 +368,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             }
             return nil
         case .object(let child)?:
-            // The objects opened there before are let go first, and the one opened now gets the
-            // spec's part whole. A coder's error in writing the spec's part into them is thrown
-            // again when the same part is written into the object opened now.
-            try? writer.release(child, isDone: false)
-            writer.replacing(child)
+            // A coder's error in writing the spec's part into the objects opened there before is
+            // thrown again when the same part is written into the object opened now.
+            try? writer.reopening(child)
             writer.giveWayToObject(at: child)
             return child
         case nil:

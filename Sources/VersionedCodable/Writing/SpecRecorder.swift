@@ -117,6 +117,13 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
+    /// A recorder whose recording is kept nowhere: for what a spec writes inside an array, or
+    /// past the depth it may nest.
+    static var discarding: SpecRecorder {
+        let discarded = Recording(path: ["-"])
+        return SpecRecorder(node: discarded, root: discarded, userInfo: [:])
+    }
+
     /// What `value` writes at `key`: an object, followed, or the value itself. A dictionary is a
     /// value, as an array is: its keys are data, which the coder writes as a plain encode does,
     /// and a type's value under its key would change it, so it clashes.
@@ -153,12 +160,19 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encodeNil(forKey key: Key) throws { recorder.node.set(key.stringValue, .value(Int?.none)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if recorder.node.path.count >= SpecRecorder.maximumDepth {
-            // Not followed: the recording is refused with the problem once the spec is done.
-            recorder.root.problem = "nests objects more than \(SpecRecorder.maximumDepth) deep"
-            return
+        if !isTooDeep() {
+            recorder.node.set(key.stringValue, try recorder.entry(for: value, at: key.stringValue))
         }
-        recorder.node.set(key.stringValue, try recorder.entry(for: value, at: key.stringValue))
+    }
+
+    /// Whether an object below this one would nest past ``SpecRecorder/maximumDepth``: then it is
+    /// not followed, and the recording is refused with the problem once the spec is done.
+    private func isTooDeep() -> Bool {
+        guard recorder.node.path.count >= SpecRecorder.maximumDepth else {
+            return false
+        }
+        recorder.root.problem = "nests objects more than \(SpecRecorder.maximumDepth) deep"
+        return true
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -178,11 +192,8 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func superEncoder(forKey key: Key) -> any Encoder { subrecorder(key.stringValue) }
 
     private func subrecorder(_ key: String) -> SpecRecorder {
-        if recorder.node.path.count >= SpecRecorder.maximumDepth {
-            // As deep as `encode(_:forKey:)` follows: what is opened below is kept nowhere.
-            recorder.root.problem = "nests objects more than \(SpecRecorder.maximumDepth) deep"
-            let discarded = SpecRecorder.Recording(path: ["-"])
-            return SpecRecorder(node: discarded, root: discarded, userInfo: [:])
+        if isTooDeep() {
+            return .discarding
         }
         return SpecRecorder(node: recorder.node.object(at: key), root: recorder.root, userInfo: recorder.userInfo)
     }
@@ -201,8 +212,5 @@ private struct DiscardingContainer: UnkeyedEncodingContainer {
         superEncoder().container(keyedBy: keyType)
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder {
-        let discarded = SpecRecorder.Recording(path: ["-"])
-        return SpecRecorder(node: discarded, root: discarded, userInfo: [:])
-    }
+    mutating func superEncoder() -> any Encoder { SpecRecorder.discarding }
 }

@@ -341,12 +341,17 @@ final class SpecWriter: Encoder {
         held.append((place, container))
     }
 
-    /// Forgets that the spec's part of `place`, and of the objects below it, was written: the
-    /// type writes a value there, which replaces what it wrote there before, in every coder.
-    func replacing(_ place: SpecWritten) {
-        if !written.isEmpty {
-            written.removeAll { $0.starts(with: place.path) }
+    /// Readies `place` for another object of the type's, where it opens or writes `place` again:
+    /// the objects it opened there before are let go (see ``release(_:isDone:)``), and what was
+    /// written at `place` and below is forgotten, so that the new object gets the spec's part
+    /// whole, whichever of them the coder keeps.
+    func reopening(_ place: SpecWritten) throws {
+        defer {
+            if !written.isEmpty {
+                written.removeAll { $0.starts(with: place.path) }
+            }
         }
+        try release(place, isDone: false)
     }
 
     private func isWritten(_ place: SpecWritten) -> Bool {
