@@ -74,7 +74,9 @@ public struct SchemaLock: Sendable {
             let file = typeFolder.appendingPathComponent(version.fileName)
             guard let data = manager.contents(atPath: file.path) else {
                 if recording {
-                    try version.schema.jsonData().write(to: file)
+                    // Whole or not at all: a write cut short (a full disk) must not leave a
+                    // partial file, which a later recording would not replace.
+                    try version.schema.jsonData().write(to: file, options: .atomic)
                     recorded.append(version.fileName)
                 } else {
                     problems.append(.missing(version: version.version, file: file.path))
