@@ -177,14 +177,33 @@ private struct SchemaComparison {
     }
 
     /// The JSON types a schema allows, in words: `integer`, `string or null`, `object`.
-    private func summary(_ schema: JSONSchema, root: JSONSchema, depth: Int = 0) -> String {
+    ///
+    /// Each reference among the options is summed up once, so that options that refer to each
+    /// other cost no more than the options themselves: one met again inside itself stands for the
+    /// types it names directly.
+    private func summary(_ schema: JSONSchema, root: JSONSchema) -> String {
+        var known: [String: String] = [:]
+        return summary(schema, root: root, known: &known)
+    }
+
+    private func summary(_ schema: JSONSchema, root: JSONSchema, known: inout [String: String]) -> String {
         if let boolean = schema.boolean { return boolean ? "anything" : "nothing" }
-        if let options = schema.anyOf, depth < 8 {
-            return options.map { summary(resolve($0, in: root), root: root, depth: depth + 1) }.joined(
-                separator: " or "
-            )
+        guard let options = schema.anyOf else {
+            return schema.type?.joined(separator: " or ") ?? "anything"
         }
-        return schema.type?.joined(separator: " or ") ?? "anything"
+        return options.map { option in
+            guard let reference = option.ref else {
+                return summary(option, root: root, known: &known)
+            }
+            if let summed = known[reference] {
+                return summed
+            }
+            let target = resolve(option, in: root)
+            known[reference] = target.type?.joined(separator: " or ") ?? "anything"
+            let summed = summary(target, root: root, known: &known)
+            known[reference] = summed
+            return summed
+        }.joined(separator: " or ")
     }
 
     private func list(_ values: [JSONValue]?) -> String {
