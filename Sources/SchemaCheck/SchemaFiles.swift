@@ -121,9 +121,11 @@ struct GitRef: SchemaSource {
     let ref: String
 
     func files(under folder: String) throws -> [SchemaFile] {
-        let listing = try git.run(["ls-tree", "-r", "--name-only", ref, "--", folder])
-        return String(decoding: listing, as: UTF8.self).split(separator: "\n").compactMap {
-            SchemaFile(path: String($0))
+        // Separated by NUL bytes: otherwise git quotes a path with a non-ASCII character or a
+        // quote in it (`"Schemas/Po\303\250me/v1.schema.json"`), which names no file.
+        let listing = try git.run(["ls-tree", "-r", "-z", "--name-only", ref, "--", folder])
+        return listing.split(separator: 0).compactMap {
+            SchemaFile(path: String(decoding: $0, as: UTF8.self))
         }.sorted()
     }
 
@@ -183,21 +185,24 @@ struct Git {
         process.arguments = ["git"] + arguments
         process.currentDirectoryURL = directory
         // Standard error goes to a file, so that a large `git show` on the pipe never waits for
-        // a reader of the other stream.
+        // a reader of the other stream. The file is removed as soon as it is open, so that
+        // nothing is left behind when the check is interrupted: the open handles still reach it.
         let errorFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("schema-check-git-\(UUID().uuidString).txt")
         guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
             throw Failure(arguments: arguments, status: -1, message: "could not create \(errorFile.path)")
         }
-        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let errorWriter = try FileHandle(forWritingTo: errorFile)
+        let errorReader = try FileHandle(forReadingFrom: errorFile)
+        try? FileManager.default.removeItem(at: errorFile)
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorFile)
+        process.standardError = errorWriter
         // Standard input is a file too, written before git starts, for the same reason.
         let inputFile = errorFile.deletingPathExtension().appendingPathExtension("input")
         try input.write(to: inputFile)
-        defer { try? FileManager.default.removeItem(at: inputFile) }
         process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        try? FileManager.default.removeItem(at: inputFile)
         // The exit is reported by the termination handler: `waitUntilExit()` polls the calling
         // thread's run loop and, on Linux, can miss the exit when called off the main thread.
         let exited = DispatchSemaphore(value: 0)
@@ -206,7 +211,7 @@ struct Git {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         exited.wait()
         guard process.terminationStatus == 0 else {
-            let message = String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
+            let message = String(decoding: (try? errorReader.readToEnd()) ?? Data(), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             throw Failure(arguments: arguments, status: process.terminationStatus, message: message)
         }
