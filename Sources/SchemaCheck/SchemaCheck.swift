@@ -180,6 +180,9 @@ struct SchemaCheck {
             let mode = declared ?? self.mode
             for (index, file) in nowFiles.enumerated() where !thenFiles.contains(file) {
                 var added = Finding(kind: .versionAdded, version: file.versionName, file: file.path, details: [])
+                // Read even where nothing is compared with it, so that a file that is not a
+                // schema is a usage error wherever it stands.
+                let newSchema = try schema(file, from: now, at: "the working tree")
                 guard index > 0 else {
                     findings.append(added)
                     continue
@@ -188,7 +191,6 @@ struct SchemaCheck {
                 // documents with their own type, or write them back, as its declaration says;
                 // every other document goes through the chain's steps, which carry renames and
                 // every other change.
-                let newSchema = try schema(file, from: now, at: "the working tree")
                 guard let version = file.version,
                     let builds = Self.olderBuilds(declaredIn: newSchema, version: version)
                 else {

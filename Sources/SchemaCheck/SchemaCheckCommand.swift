@@ -23,7 +23,8 @@ enum SchemaCheckCommand {
         OPTIONS:
           --against <ref>     The branch, tag or commit to compare with (required). In a shallow
                               clone, fetch it first: git fetch --depth=1 origin <ref>
-          --schemas <folder>  Where to look, from the package's folder (default: the whole package).
+          --schemas <folder>  Where to look, from the package's folder or as an absolute path
+                              inside it (default: the whole package).
           --format <format>   text (default), json, or github (workflow annotations).
           --mode <mode>       How each version the ref does not have must stay compatible with
                               the one before it: backward (default), forward or full; or with
@@ -116,7 +117,7 @@ enum SchemaCheckCommand {
                 now: WorkingTree(packageDirectory: directory),
                 then: GitRef(git: git, ref: ref),
                 ref: ref,
-                folder: options.folder,
+                folder: try schemasFolder(options.folder, in: directory),
                 mode: options.mode
             )
             var report = try check.run()
@@ -129,6 +130,28 @@ enum SchemaCheckCommand {
         } catch {
             return ("", "error: \(error)", .usage)
         }
+    }
+
+    /// The folder `--schemas` names, from the package's folder, as the working tree and git both
+    /// take it: an absolute path is made relative to the package's folder.
+    ///
+    /// - Throws: ``UsageError`` for a folder outside the package's folder, or a path that is a
+    ///   file: no schema files would be found there, and every shipped one would read as removed.
+    static func schemasFolder(_ given: String, in package: URL) throws -> String {
+        let base = package.resolvingSymlinksInPath().path
+        let url = given.hasPrefix("/") ? URL(fileURLWithPath: given) : package.appendingPathComponent(given)
+        let full = url.resolvingSymlinksInPath().path
+        guard full == base || full.hasPrefix(base + "/") else {
+            throw UsageError(description: "--schemas names '\(given)', which is outside the package's folder \(base)")
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue {
+            throw UsageError(
+                description: "--schemas names '\(given)', which is a file; name the folder that holds "
+                    + "the types' folders"
+            )
+        }
+        return full == base ? "." : String(full.dropFirst(base.count + 1))
     }
 
     /// The line of a commit message that accepts the change of a shipped version's file.

@@ -532,6 +532,71 @@ struct SchemaCheckTests {
         #expect(repository.check("--against", "HEAD", "--schemas", "Missing").status == .usage)
     }
 
+    @Test("A folder given from the root of the file system, or a file, is the folder or a usage error, never a removal")
+    func schemasFolderSpelledOtherwise() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+        try repository.commit()
+        let absolute = repository.check("--against", "HEAD", "--schemas", repository.folder.path + "/Schemas")
+        #expect(absolute.status == .clean)
+        #expect(absolute.output.contains("2 schema files of 1 type compared"))
+        let file = repository.check("--against", "HEAD", "--schemas", "Schemas/Poem/v1.schema.json")
+        #expect(file.status == .usage)
+        #expect(file.errors.contains("which is a file"))
+        let outside = repository.check("--against", "HEAD", "--schemas", "/")
+        #expect(outside.status == .usage)
+        #expect(outside.errors.contains("outside the package's folder"))
+    }
+
+    @Test("A shipped file in a folder whose name git would quote is compared, not taken for new")
+    func folderNamesGitQuotes() throws {
+        for type in ["Poème", #"Say"Hi"#, "Two words"] {
+            let repository = try Repository()
+            defer { repository.delete() }
+            try repository.write("Schemas/\(type)/v1.schema.json", schema(version: 1, ["author": "string"]))
+            try repository.write("Schemas/\(type)/v2.schema.json", schema(version: 2, ["author": "string"]))
+            try repository.commit()
+            try repository.write("Schemas/\(type)/v1.schema.json", schema(version: 1, ["author": "integer"]))
+            try repository.remove("Schemas/\(type)/v2.schema.json")
+            let result = repository.check("--against", "HEAD")
+            #expect(result.status == .breaking, "\(type)")
+            #expect(result.output.contains("v1 is shipped and its schema changed"), "\(type)")
+            #expect(result.output.contains("v2 is shipped and its schema file was removed"), "\(type)")
+        }
+    }
+
+    @Test("A new file that is not JSON is a usage error, whether or not anything is compared with it")
+    func newFileNotJSON() throws {
+        for path in ["Schemas/Other/v1.schema.json", "Schemas/Poem/unversioned.schema.json"] {
+            let repository = try Repository()
+            defer { repository.delete() }
+            try repository.write("Schemas/Poem/v1.schema.json", schema(version: 1, ["author": "string"]))
+            try repository.commit()
+            try repository.write(path, "\u{1}\u{2} not a schema")
+            let result = repository.check("--against", "HEAD")
+            #expect(result.status == .usage, "\(path)")
+            #expect(result.errors.contains("\(path) at the working tree is not a JSON schema"), "\(path)")
+        }
+    }
+
+    @Test("A schema whose options refer to each other is compared in time")
+    func optionsReferringToEachOther() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        // Sixteen options, each the whole schema again: summing them up level by level would
+        // take sixteen to the power of the levels.
+        let options = Array(repeating: ##"{"$ref": "#"}"##, count: 15) + [#"{"type": "null"}"#]
+        let text = #"{"anyOf": [\#(options.joined(separator: ", "))]}"#
+        try repository.write("Schemas/Loop/v1.schema.json", text)
+        try repository.commit()
+        try repository.write("Schemas/Loop/v1.schema.json", text.replacingOccurrences(of: "null", with: "string"))
+        let started = Date()
+        let result = repository.check("--against", "HEAD")
+        #expect(result.status == .breaking)
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+
     @Test("JSON output lists each type's findings for programs")
     func jsonOutput() throws {
         let repository = try Repository()
