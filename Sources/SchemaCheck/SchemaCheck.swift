@@ -314,14 +314,16 @@ struct SchemaCheck {
     /// builds of `old` read documents of `new` with their own type, `backward` when they also
     /// write them back, for `new` to read.
     ///
-    /// Forward: a field `old` requires that `new` does not always write, or whose JSON types
-    /// include one `old` does not read. Backward: a field `new` requires that `old` knows and
-    /// does not always write, or whose JSON types no longer include one `old` writes, or a field
-    /// below the root that `old` does not know, required or not, since an older build writes
-    /// nested values with its own type and drops it; a field that `old` does not know at the root,
-    /// or in an object on the way to `new`'s version (`_metadata`), is not a problem, since an
-    /// older build writes back the keys it does not read there as they came. Objects are followed
-    /// into their properties; references and array items are compared by their JSON types only.
+    /// Forward: a field `old` requires that `new` does not always write, or whose JSON types or
+    /// values (an enumeration's cases, a constant) include one `old` does not read. Backward: a
+    /// field `new` requires that `old` knows and does not always write, or whose JSON types or
+    /// values no longer include one `old` writes, or a field below the root that `old` does not
+    /// know, required or not, since an older build writes nested values with its own type and
+    /// drops it; a field that `old` does not know at the root, in an object on the way to `new`'s
+    /// version (`_metadata`), or at the root of a ``Versioned`` part, is not a problem, since an
+    /// older build writes back the keys it does not read there as they came. The walk follows
+    /// references, the value of an optional, array elements and dictionary values; a versioned
+    /// part is compared by the version each side writes (see ``CompatibilityWalk``).
     func compatibilityProblems(
         from old: JSONSchema,
         to new: JSONSchema,
@@ -333,20 +335,16 @@ struct SchemaCheck {
     )
         -> [String]
     {
-        var problems: [String] = []
-        let names = (old: oldName, new: newName)
-        let keeping = Self.objectsToVersion(in: new, version: version) ?? [""]
-        walk(
-            old,
-            new,
-            field: "",
-            names: names,
-            keeping: keeping,
+        var walk = CompatibilityWalk(
+            oldRoot: old,
+            newRoot: new,
+            names: (oldName, newName),
+            version: version,
             forward: forward,
-            backward: backward,
-            problems: &problems
+            backward: backward
         )
-        return problems
+        walk.compare(old, new, field: "", keeping: Self.objectsToVersion(in: new, version: version) ?? [""])
+        return walk.problems
     }
 
     /// The paths of the objects from the root to the one that holds `version`'s constant, the
@@ -364,62 +362,8 @@ struct SchemaCheck {
         return nil
     }
 
-    private func walk(
-        _ old: JSONSchema,
-        _ new: JSONSchema,
-        field: String,
-        names: (old: String, new: String),
-        keeping: Set<String>,
-        forward: Bool,
-        backward: Bool,
-        problems: inout [String]
-    ) {
-        let oldProperties = old.properties ?? [:]
-        let newProperties = new.properties ?? [:]
-        let oldRequired = Set(old.required ?? [])
-        let newRequired = Set(new.required ?? [])
-        for key in Set(oldProperties.keys).union(newProperties.keys).sorted() {
-            let path = field.isEmpty ? key : "\(field).\(key)"
-            let unknownToOld = oldProperties[key] == nil
-            let kept = keeping.contains(field)
-            if backward, unknownToOld, !kept {
-                problems.append(
-                    "\(path): \(names.old) does not know it, and drops it when it writes the document back"
-                )
-            } else if backward, newRequired.contains(key), !oldRequired.contains(key), !(kept && unknownToOld) {
-                problems.append("\(path): required by \(names.new), which \(names.old) does not always write")
-            }
-            if forward, oldRequired.contains(key), !newRequired.contains(key) {
-                problems.append("\(path): required by \(names.old), which \(names.new) does not always write")
-            }
-            guard let before = oldProperties[key], let after = newProperties[key] else { continue }
-            let oldTypes = Set(before.type ?? [])
-            let newTypes = Set(after.type ?? [])
-            if !oldTypes.isEmpty, !newTypes.isEmpty {
-                if backward, let lost = oldTypes.sorted().first(where: { !Self.accepts(newTypes, $0) }) {
-                    problems.append("\(path): \(names.old) writes \(lost), which \(names.new) does not read")
-                }
-                if forward, let gained = newTypes.sorted().first(where: { !Self.accepts(oldTypes, $0) }) {
-                    problems.append("\(path): \(names.new) writes \(gained), which \(names.old) does not read")
-                }
-            }
-            if oldTypes.contains("object"), newTypes.contains("object") {
-                walk(
-                    before,
-                    after,
-                    field: path,
-                    names: names,
-                    keeping: keeping,
-                    forward: forward,
-                    backward: backward,
-                    problems: &problems
-                )
-            }
-        }
-    }
-
     /// Whether a field of these JSON types reads a value of `type`: a number reads an integer.
-    private static func accepts(_ types: Set<String>, _ type: String) -> Bool {
+    static func accepts(_ types: Set<String>, _ type: String) -> Bool {
         types.contains(type) || (type == "integer" && types.contains("number"))
     }
 }

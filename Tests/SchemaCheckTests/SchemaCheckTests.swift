@@ -89,6 +89,22 @@ private func schema(
         #"{"type": "object", "properties": {\#(properties.joined(separator: ", "))}, "required": [\#(required.joined(separator: ", "))]}"#
 }
 
+/// A versioned object schema whose properties are given as JSON text, each required, with
+/// `definitions` as the text of `$defs`' members, declaring that builds of the version before
+/// read it and write it back.
+private func declaringSchema(version: Int, _ properties: [String: String], definitions: String = "") -> String {
+    let fields = properties.sorted(by: { $0.key < $1.key }).map { #""\#($0.key)": \#($0.value)"# }
+    let all = versionProperties(version, readableFrom: version - 1, writableFrom: version - 1) + fields
+    let required = (["version"] + properties.keys.sorted()).map { #""\#($0)""# }.joined(separator: ", ")
+    return
+        #"{"$defs": {\#(definitions)}, "type": "object", "properties": {\#(all.joined(separator: ", "))}, "required": [\#(required)]}"#
+}
+
+/// A reference to a definition in `$defs`.
+private func ref(_ name: String) -> String {
+    "{\"$ref\": \"#/$defs/\(name)\"}"
+}
+
 @Suite("The schema check against a git ref")
 struct SchemaCheckTests {
     @Test("Unchanged files are clean, and the summary counts them")
@@ -225,6 +241,115 @@ struct SchemaCheckTests {
         let readOnly = repository.check("--against", "HEAD")
         #expect(readOnly.status == .clean)
         #expect(readOnly.output.contains("builds of v1 and later read it with their own type: compared with none"))
+    }
+
+    @Test(
+        "Fields are compared through references, optionals, array elements, dictionary values, enumerations and versioned parts"
+    )
+    func compatibilityBelowTheFields() throws {
+        let person = #""type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]"#
+        let personWithEmail =
+            #""type": "object", "properties": {"name": {"type": "string"}, "email": {"type": "string"}}, "required": ["name", "email"]"#
+        let part = { (version: Int, extra: String) in
+            #""PartV\#(version)": {"type": "object", "properties": {"version": {"const": \#(version), "type": "integer"}\#(extra)}, "required": ["version"]}"#
+        }
+        let cases:
+            [(old: [String: String], new: [String: String], definitions: (String, String), mode: String, line: String)] =
+                [
+                    (
+                        ["author": ref("Person"), "editor": ref("Person")],
+                        ["author": ref("Person"), "editor": ref("Person")],
+                        (#""Person": {\#(person)}"#, #""Person": {\#(personWithEmail)}"#), "backward",
+                        "- author.email: v1 does not know it, and drops it when it writes the document back"
+                    ),
+                    (
+                        ["people": #"{"type": "array", "items": {\#(person)}}"#],
+                        ["people": #"{"type": "array", "items": {\#(personWithEmail)}}"#],
+                        ("", ""), "backward",
+                        "- people[].email: v1 does not know it, and drops it when it writes the document back"
+                    ),
+                    (
+                        ["author": #"{"anyOf": [{\#(person)}, {"type": "null"}]}"#],
+                        [
+                            "author":
+                                #"{"anyOf": [{\#(person.replacingOccurrences(of: "string", with: "integer"))}, {"type": "null"}]}"#
+                        ],
+                        ("", ""), "forward", "- author.name: v2 writes integer, which v1 does not read"
+                    ),
+                    (
+                        ["scores": #"{"type": "object", "additionalProperties": {"type": "integer"}}"#],
+                        ["scores": #"{"type": "object", "additionalProperties": {"type": "string"}}"#],
+                        ("", ""), "backward", "- scores{}: v1 writes integer, which v2 does not read"
+                    ),
+                    (
+                        ["color": #"{"type": "string", "enum": ["red", "green"]}"#],
+                        ["color": #"{"type": "string", "enum": ["red", "green", "blue"]}"#],
+                        ("", ""), "forward", #"- color: v2 writes "blue", which v1 does not read"#
+                    ),
+                    (
+                        ["color": #"{"type": "string", "enum": ["red", "blue"]}"#],
+                        ["color": #"{"type": "string", "enum": ["red"]}"#],
+                        ("", ""), "backward", #"- color: v1 writes "blue", which v2 does not read"#
+                    ),
+                    (
+                        ["part": "{\"anyOf\": [\(ref("PartV1"))]}"],
+                        ["part": "{\"anyOf\": [\(ref("PartV2")), \(ref("PartV1"))]}"],
+                        (part(1, ""), part(2, "") + ", " + part(1, "")), "forward",
+                        "- part.version: v2 writes version 2 of this part, which v1 reads only up to version 1"
+                    ),
+                ]
+        for (old, new, definitions, mode, line) in cases {
+            let repository = try Repository()
+            defer { repository.delete() }
+            try repository.write(
+                "Schemas/Poem/v1.schema.json",
+                declaringSchema(version: 1, old, definitions: definitions.0)
+            )
+            try repository.commit()
+            try repository.write(
+                "Schemas/Poem/v2.schema.json",
+                declaringSchema(version: 2, new, definitions: definitions.1)
+            )
+            let result = repository.check("--against", "HEAD", "--mode", mode)
+            #expect(result.status == .breaking, "\(line)")
+            #expect(result.output.contains(line), "\(result.output)")
+            // The other way, each of these changes is none of the other mode's business.
+            let other = repository.check("--against", "HEAD", "--mode", mode == "forward" ? "backward" : "forward")
+            #expect(!other.output.contains(line))
+        }
+    }
+
+    @Test(
+        "A versioned part that older builds may read, and a type that holds itself, are compared without a false break"
+    )
+    func compatibilityThroughPartsAndLoops() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        let node =
+            #""Node": {"type": "object", "properties": {"value": {"type": "integer"}, "next": {"anyOf": [\#(ref("Node")), {"type": "null"}]}}, "required": ["value"]}"#
+        let partV1 =
+            #""PartV1": {"type": "object", "properties": {"version": {"const": 1, "type": "integer"}, "label": {"type": "string"}}, "required": ["version", "label"]}"#
+        let partV2 =
+            #""PartV2": {"type": "object", "properties": {"version": {"const": 2, "type": "integer"}, "versionReadableFrom": {"type": "integer", "minimum": 1, "maximum": 2}, "label": {"type": "string"}, "note": {"type": "string"}}, "required": ["version", "label"]}"#
+        try repository.write(
+            "Schemas/Poem/v1.schema.json",
+            declaringSchema(
+                version: 1,
+                ["list": ref("Node"), "part": "{\"anyOf\": [\(ref("PartV1"))]}"],
+                definitions: node + ", " + partV1
+            )
+        )
+        try repository.commit()
+        try repository.write(
+            "Schemas/Poem/v2.schema.json",
+            declaringSchema(
+                version: 2,
+                ["list": ref("Node"), "part": "{\"anyOf\": [\(ref("PartV2")), \(ref("PartV1"))]}"],
+                definitions: node + ", " + partV1 + ", " + partV2
+            )
+        )
+        let result = repository.check("--against", "HEAD", "--mode", "full")
+        #expect(result.status == .clean, "\(result.output)")
     }
 
     @Test("A new version that stops writing a field the one before required breaks forward compatibility")

@@ -1,0 +1,242 @@
+import Foundation
+import VersionedCodableSchema
+
+/// An older and a newer version's schemas walked side by side, for what an older build does with
+/// the newer version's documents: reads them with its own type (`forward`), and writes them back
+/// for the newer version to read (`backward`). Each problem is one line, with the field's path.
+///
+/// References are followed on both sides; a pair of them is compared once, so that a type used
+/// twice, or one that holds itself, adds no second walk. An optional's value, array elements
+/// (`items[]`) and dictionary values (`scores{}`) are compared as fields are. Where a field has
+/// several kinds of value (`anyOf`), only a ``Versioned`` part's are compared beyond their JSON
+/// types: the version each side writes is its first option, as a derived schema lists it.
+struct CompatibilityWalk {
+    let oldRoot: JSONSchema
+    let newRoot: JSONSchema
+    let names: (old: String, new: String)
+    /// The document's version: its constant is the one value that differs between the two sides
+    /// by design.
+    let version: Int
+    let forward: Bool
+    let backward: Bool
+    private(set) var problems: [String] = []
+    private var compared: Set<String> = []
+
+    init(
+        oldRoot: JSONSchema,
+        newRoot: JSONSchema,
+        names: (old: String, new: String),
+        version: Int,
+        forward: Bool,
+        backward: Bool
+    ) {
+        self.oldRoot = oldRoot
+        self.newRoot = newRoot
+        self.names = names
+        self.version = version
+        self.forward = forward
+        self.backward = backward
+    }
+
+    /// Compares what the two sides allow at `field`; `keeping` holds the paths of the objects
+    /// whose keys an older build writes back when it does not read them.
+    mutating func compare(_ oldSite: JSONSchema, _ newSite: JSONSchema, field: String, keeping: Set<String>) {
+        if oldSite.ref != nil || newSite.ref != nil {
+            guard compared.insert("\(oldSite.ref ?? "")|\(newSite.ref ?? "")").inserted else { return }
+        }
+        let old = resolve(oldSite, in: oldRoot)
+        let new = resolve(newSite, in: newRoot)
+        guard old.anyOf != nil || new.anyOf != nil else {
+            return compareOne(old, new, field: field, keeping: keeping)
+        }
+        let oldOptions = old.anyOf ?? [old]
+        let newOptions = new.anyOf ?? [new]
+        let oldValues = oldOptions.filter { !isNull($0, in: oldRoot) }
+        let newValues = newOptions.filter { !isNull($0, in: newRoot) }
+        if oldValues.count == 1, newValues.count == 1 {
+            // An optional (or a value that is one on one side): whether it may be `null`, then
+            // its value.
+            let oldTypes: Set<String> = oldValues.count < oldOptions.count ? ["null"] : []
+            let newTypes: Set<String> = newValues.count < newOptions.count ? ["null"] : []
+            compareTypes(oldTypes, newTypes, field: field)
+            return compare(oldValues[0], newValues[0], field: field, keeping: keeping)
+        }
+        let oldTypes = types(of: oldOptions, in: oldRoot)
+        let newTypes = types(of: newOptions, in: newRoot)
+        if !oldTypes.isEmpty, !newTypes.isEmpty {
+            compareTypes(oldTypes, newTypes, field: field)
+        }
+        if let oldFirst = oldValues.first, let newFirst = newValues.first {
+            comparePart(oldFirst, newFirst, newValues, field: field, keeping: keeping)
+        }
+    }
+
+    /// Compares two schemas that offer one kind of value each.
+    private mutating func compareOne(_ old: JSONSchema, _ new: JSONSchema, field: String, keeping: Set<String>) {
+        let oldTypes = Set(old.type ?? [])
+        let newTypes = Set(new.type ?? [])
+        if !oldTypes.isEmpty, !newTypes.isEmpty {
+            compareTypes(oldTypes, newTypes, field: field)
+        }
+        compareValues(old, new, field: field)
+        if oldTypes.contains("object"), newTypes.contains("object") {
+            compareProperties(old, new, field: field, keeping: keeping)
+        }
+        if let before = old.items, let after = new.items {
+            compare(before, after, field: field + "[]", keeping: keeping)
+        }
+        if let before = old.additionalProperties, let after = new.additionalProperties, before.boolean == nil,
+            after.boolean == nil
+        {
+            compare(before, after, field: field + "{}", keeping: keeping)
+        }
+    }
+
+    private mutating func compareProperties(
+        _ old: JSONSchema,
+        _ new: JSONSchema,
+        field: String,
+        keeping: Set<String>
+    ) {
+        let oldProperties = old.properties ?? [:]
+        let newProperties = new.properties ?? [:]
+        let oldRequired = Set(old.required ?? [])
+        let newRequired = Set(new.required ?? [])
+        let kept = keeping.contains(field)
+        for key in Set(oldProperties.keys).union(newProperties.keys).sorted() {
+            let path = field.isEmpty ? key : "\(field).\(key)"
+            let unknownToOld = oldProperties[key] == nil
+            if backward, unknownToOld, !kept {
+                note(path, "\(names.old) does not know it, and drops it when it writes the document back")
+            } else if backward, newRequired.contains(key), !oldRequired.contains(key), !(kept && unknownToOld) {
+                note(path, "required by \(names.new), which \(names.old) does not always write")
+            }
+            if forward, oldRequired.contains(key), !newRequired.contains(key) {
+                note(path, "required by \(names.old), which \(names.new) does not always write")
+            }
+            guard let before = oldProperties[key], let after = newProperties[key] else { continue }
+            // The document's own version differs between the two, as the walk is between versions.
+            if kept, after.constValue == .number(Decimal(version)) {
+                continue
+            }
+            compare(before, after, field: path, keeping: keeping)
+        }
+    }
+
+    private mutating func compareTypes(_ old: Set<String>, _ new: Set<String>, field: String) {
+        if backward, let lost = old.sorted().first(where: { !SchemaCheck.accepts(new, $0) }) {
+            note(field, "\(names.old) writes \(lost), which \(names.new) does not read")
+        }
+        if forward, let gained = new.sorted().first(where: { !SchemaCheck.accepts(old, $0) }) {
+            note(field, "\(names.new) writes \(gained), which \(names.old) does not read")
+        }
+    }
+
+    /// Compares the values each side allows, where one lists them (an enumeration's cases, or a
+    /// constant).
+    private mutating func compareValues(_ old: JSONSchema, _ new: JSONSchema, field: String) {
+        let oldValues = old.enumValues ?? old.constValue.map { [$0] }
+        let newValues = new.enumValues ?? new.constValue.map { [$0] }
+        if backward, let newValues, let lost = (oldValues ?? []).first(where: { !newValues.contains($0) }) {
+            note(field, "\(names.old) writes \(lost), which \(names.new) does not read")
+        } else if backward, newValues != nil, oldValues == nil {
+            note(field, "\(names.old) writes values other than \(list(newValues)), which \(names.new) does not read")
+        }
+        if forward, let oldValues, let gained = (newValues ?? []).first(where: { !oldValues.contains($0) }) {
+            note(field, "\(names.new) writes \(gained), which \(names.old) does not read")
+        } else if forward, oldValues != nil, newValues == nil {
+            note(field, "\(names.new) writes values other than \(list(oldValues)), which \(names.old) does not read")
+        }
+    }
+
+    /// Compares a ``Versioned`` part: the versions each side writes, the first of its options,
+    /// with the versions the other reads. Another kind of field with several kinds of value is
+    /// left at its JSON types.
+    private mutating func comparePart(
+        _ oldSite: JSONSchema,
+        _ newSite: JSONSchema,
+        _ newOptions: [JSONSchema],
+        field: String,
+        keeping: Set<String>
+    ) {
+        let old = resolve(oldSite, in: oldRoot)
+        let new = resolve(newSite, in: newRoot)
+        guard let (key, oldVersion) = versionConstant(of: old), let newVersion = constant(key, of: new) else {
+            return
+        }
+        // An older build keeps the keys it does not read at the root of a part, as at the root.
+        let partKeeping = keeping.union([field])
+        let place = field + (field.isEmpty ? "" : ".") + key
+        if oldVersion == newVersion {
+            return compare(oldSite, newSite, field: field, keeping: partKeeping)
+        }
+        if backward, !newOptions.contains(where: { constant(key, of: resolve($0, in: newRoot)) == oldVersion }) {
+            note(place, "\(names.old) writes version \(oldVersion) of this part, which \(names.new) does not read")
+        }
+        guard forward else { return }
+        guard let readable = new.properties?[key + "ReadableFrom"],
+            readable.minimum.map({ NSDecimalNumber(decimal: $0).intValue }) ?? newVersion - 1 <= oldVersion
+        else {
+            return note(
+                place,
+                "\(names.new) writes version \(newVersion) of this part, which \(names.old) reads only up to "
+                    + "version \(oldVersion)"
+            )
+        }
+        // Read by the older build as its own version, as a document is: its fields are compared.
+        var asRead = new
+        asRead.properties?[key] = old.properties?[key]
+        compare(old, asRead, field: field, keeping: partKeeping)
+    }
+
+    /// The key and value of an object's integer constant, a part's version in a derived schema.
+    private func versionConstant(of schema: JSONSchema) -> (String, Int)? {
+        for key in (schema.properties ?? [:]).keys.sorted() {
+            if let value = constant(key, of: schema) { return (key, value) }
+        }
+        return nil
+    }
+
+    private func constant(_ key: String, of schema: JSONSchema) -> Int? {
+        guard case .number(let value)? = schema.properties?[key]?.constValue else { return nil }
+        return Int(exactly: NSDecimalNumber(decimal: value).doubleValue)
+    }
+
+    private func isNull(_ site: JSONSchema, in root: JSONSchema) -> Bool {
+        resolve(site, in: root).type == ["null"]
+    }
+
+    /// The JSON types any of the options allows; empty where one allows anything.
+    private func types(of options: [JSONSchema], in root: JSONSchema) -> Set<String> {
+        var types: Set<String> = []
+        for option in options {
+            guard let named = resolve(option, in: root).type else { return [] }
+            types.formUnion(named)
+        }
+        return types
+    }
+
+    private func resolve(_ schema: JSONSchema, in root: JSONSchema) -> JSONSchema {
+        var current = schema
+        var steps = 0
+        while let reference = current.ref, steps < 64 {
+            steps += 1
+            if reference == "#" {
+                current = root
+            } else if reference.hasPrefix("#/$defs/"), let target = root.definitions?[String(reference.dropFirst(8))] {
+                current = target
+            } else {
+                break
+            }
+        }
+        return current
+    }
+
+    private func list(_ values: [JSONValue]?) -> String {
+        (values ?? []).map(\.description).joined(separator: ", ")
+    }
+
+    private mutating func note(_ field: String, _ problem: String) {
+        problems.append("\(field.isEmpty ? "(document)" : field): \(problem)")
+    }
+}
