@@ -58,12 +58,14 @@ extension JSONEncoder.KeyEncodingStrategy {
         if case .useDefaultKeys = self { nil } else { self }
     }
 
-    /// `keys` as the strategy writes them in an object at `path`.
-    func forms(of keys: [String], at path: [String]) -> [String] {
+    /// `keys`, each a string and, for a key that has one, its integer value, as the strategy
+    /// writes them in an object at `path`.
+    func forms(of keys: [(String, Int?)], at path: [String]) -> [String] {
         if case .custom(let convert) = self {
             let path = path.map { ForwardedKey(stringValue: $0) }
-            return keys.map { convert(path + [ForwardedKey(stringValue: $0)]).stringValue }
+            return keys.map { convert(path + [ForwardedKey(stringValue: $0, intValue: $1)]).stringValue }
         }
+        let keys = keys.map(\.0)
         // No public function says what the other strategies make of a key, but a plain encode of
         // the keys with the strategy shows it: each in an object of its own, in order, written as
         // the spec's part is.

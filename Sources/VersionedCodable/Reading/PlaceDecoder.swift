@@ -459,7 +459,7 @@ func decodeObject<T: Decodable>(
     from decoder: any Decoder,
     notes: KeyNotes? = nil
 ) throws -> T {
-    if let dictionary = T.self as? any DictionaryAtPlace.Type {
+    if let dictionary = T.self as? any DictionaryReadAtPlace.Type {
         let value = try dictionary.decode(from: decoder, leavingOut: place) as! T
         notes?.readAll = true
         return value

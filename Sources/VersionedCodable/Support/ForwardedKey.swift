@@ -26,6 +26,11 @@ internal struct CodingKeys: CodingKey {
         storedIntValue = .min
     }
 
+    init(stringValue: String, intValue: Int?) {
+        self.stringValue = stringValue
+        storedIntValue = intValue ?? .min
+    }
+
     @usableFromInline
     init?(intValue: Int) {
         stringValue = String(intValue)

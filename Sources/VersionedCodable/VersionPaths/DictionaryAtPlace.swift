@@ -5,13 +5,18 @@
 // dictionary does: keys that are strings as they are, under any key strategy, and others by
 // Swift's own coding of the dictionary, through the coder's key strategy.
 
-/// A dictionary read or written where a spec reads or writes.
+/// A dictionary written where a spec writes: any dictionary a coder can write, its values
+/// `Encodable` only or not.
 protocol DictionaryAtPlace {
-    static func decode(from decoder: any Decoder, leavingOut place: KeysRead) throws -> Self
     func merging(_ place: SpecWritten, by writer: SpecWriter) throws -> any Encodable
 }
 
-extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
+/// A dictionary read where a spec reads.
+protocol DictionaryReadAtPlace {
+    static func decode(from decoder: any Decoder, leavingOut place: KeysRead) throws -> Self
+}
+
+extension Dictionary: DictionaryReadAtPlace where Key: Decodable, Value: Decodable {
     static func decode(from decoder: any Decoder, leavingOut place: KeysRead) throws -> Self {
         guard Key.self == String.self else {
             // Swift's own decoding makes the keys (integers, `CodingKeyRepresentable` values) of
@@ -46,7 +51,9 @@ extension Dictionary: DictionaryAtPlace where Key: Codable, Value: Codable {
         }
         return dictionary as! Self
     }
+}
 
+extension Dictionary: DictionaryAtPlace where Key: Encodable, Value: Encodable {
     func merging(_ place: SpecWritten, by writer: SpecWriter) throws -> any Encodable {
         // Compared by type: an empty dictionary of any key type casts to `[String: Value]`.
         guard Key.self == String.self, let strings = self as? [String: Value] else {

@@ -142,7 +142,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// What the spec writes at `key`.
     private func role(of key: Key) -> SpecWritten.Entry? {
         if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
-            writer.noteWritten(key.stringValue, at: place, isEntry: writesEntries)
+            writer.noteWritten(key.stringValue, intValue: key.intValue, at: place, isEntry: writesEntries)
         }
         return writer.role(of: key.stringValue, at: place)
     }
@@ -161,7 +161,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
                 throw writer.refuse(.entry(path: path))
             }
             // A copy of what the spec writes there is left out, since the spec writes it.
-            if isSame(value, spec) {
+            if isSame(value, spec, userInfo: writer.userInfo) {
                 return false
             }
             // A `null` the spec writes holds nothing: the type's value is written in its place,
@@ -380,20 +380,26 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-/// Whether `value` is what the spec writes: the same integer, of any width, or an equal value.
+/// Whether `value` is what the spec writes: the same integer, of any width, or an equal value;
+/// or, of two other types, the same single value that each writes (a `String`-backed enum's raw
+/// value beside the spec's string).
 ///
-/// A value of another type than the spec's, optionals aside, is never the same, even where it
-/// compares equal (`1.0` and `1`): left out, it would be written as the spec's type.
-private func isSame(_ value: Any, _ spec: any Encodable) -> Bool {
+/// A value that writes another type than the spec's, optionals aside, is never the same, even
+/// where it compares equal (`1.0` and `1`): left out, it would be written as the spec's type.
+private func isSame(_ value: Any, _ spec: any Encodable, userInfo: [CodingUserInfoKey: Any]) -> Bool {
     if let own = value as? any BinaryInteger, let spec = integer(spec) {
         return Int(exactly: own) == spec
     }
-    guard innermostWrappedType(of: type(of: value)) == innermostWrappedType(of: type(of: spec as Any)),
-        let own = value as? AnyHashable
+    if innermostWrappedType(of: type(of: value)) == innermostWrappedType(of: type(of: spec as Any)) {
+        return (value as? AnyHashable).map { $0 == spec as? AnyHashable } ?? false
+    }
+    guard let own = (value as? any Encodable).flatMap({ SpecRecorder.singleValue(of: $0, userInfo: userInfo) }),
+        let theirs = SpecRecorder.singleValue(of: spec, userInfo: userInfo),
+        type(of: own) != type(of: value) || type(of: theirs) != type(of: spec as Any)
     else {
         return false
     }
-    return own == spec as? AnyHashable
+    return isSame(own, theirs, userInfo: userInfo)
 }
 
 /// Whether `type` is an integer (or an optional of one) that can hold `version`.

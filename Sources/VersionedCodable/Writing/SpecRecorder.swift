@@ -117,6 +117,18 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
+    /// The single value `value` writes, where it writes one and nothing else (a `String`-backed
+    /// enum writes its raw value), as the spec's single values are recorded.
+    static func singleValue(of value: any Encodable, userInfo: [CodingUserInfoKey: Any]) -> (any Encodable)? {
+        let node = Recording(path: ["-"], isOpenedAtKey: true)
+        guard (try? value.encode(to: SpecRecorder(node: node, root: node, userInfo: userInfo))) != nil,
+            !node.opened, node.problem == nil
+        else {
+            return nil
+        }
+        return node.single
+    }
+
     /// A recorder whose recording is kept nowhere: for what a spec writes inside an array, or
     /// past the depth it may nest.
     static var discarding: SpecRecorder {

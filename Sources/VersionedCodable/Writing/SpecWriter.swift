@@ -58,9 +58,10 @@ final class SpecWriter: Encoder {
     /// The root's container, as the type opened it, where the spec's part of the root is written
     /// rather than into a container opened again.
     private var rootContainer: KeyedEncodingContainer<ForwardedKey>?
-    /// The keys the type wrote where the spec writes, with whether each is a dictionary's entry:
-    /// noted only where they are compared, under a key strategy or beside kept fields.
-    private var keysWritten: [(path: [String], key: String, isEntry: Bool)] = []
+    /// The keys the type wrote where the spec writes, with their integer values (which a custom
+    /// key strategy may read) and whether each is a dictionary's entry: noted only where they are
+    /// compared, under a key strategy or beside kept fields.
+    private var keysWritten: [(path: [String], key: String, intValue: Int?, isEntry: Bool)] = []
     /// The paths where the spec's `null` gave way to the type's value.
     private var gaveWay: [[String]] = []
     /// The objects below the root where the type wrote a key the spec does not write, by their
@@ -115,9 +116,9 @@ final class SpecWriter: Encoder {
     /// Notes a key the type writes at `place`, where it is compared later: under a key strategy
     /// that changes keys, and beside kept fields, which a key the type writes wins over (a field
     /// it writes but does not read).
-    func noteWritten(_ key: String, at place: SpecWritten, isEntry: Bool) {
+    func noteWritten(_ key: String, intValue: Int? = nil, at place: SpecWritten, isEntry: Bool) {
         if keyStrategy != nil || !unknownFields.isEmpty {
-            keysWritten.append((place.path, key, isEntry))
+            keysWritten.append((place.path, key, intValue, isEntry))
         }
     }
 
@@ -147,8 +148,10 @@ final class SpecWriter: Encoder {
     }
 
     /// Throws where the key strategy writes a key the type wrote at `place` as one the spec
-    /// writes there, which would replace the type's value or trap the coder: before the spec's
-    /// part of `place` is written.
+    /// writes there, which would replace the type's value or trap the coder, or writes a key the
+    /// type shares with the spec elsewhere than the spec's (a custom strategy that reads the
+    /// key's integer value), which would leave the spec's part in the type's object under
+    /// another key: before the spec's part of `place` is written.
     private func checkKeyForms(at place: SpecWritten) throws {
         guard let keyStrategy, !keysWritten.isEmpty else {
             return
@@ -161,13 +164,20 @@ final class SpecWriter: Encoder {
         if let declaration, declaration.path == place.path {
             specKeys += [declaration.readable, declaration.writable]
         }
-        let forms = keyStrategy.forms(of: specKeys + written.map(\.key), at: place.path)
+        let keys = specKeys.map { ($0, Int?.none) } + written.map { ($0.key, $0.intValue) }
+        let forms = keyStrategy.forms(of: keys, at: place.path)
         let specForms = forms.prefix(specKeys.count)
         for (own, form) in zip(written, forms.dropFirst(specKeys.count)) {
-            guard let index = specForms.firstIndex(of: form), specKeys[index] != own.key else {
+            let path = place.path + [own.key]
+            if let index = specKeys.firstIndex(of: own.key) {
+                if specForms[index] != form {
+                    throw refuse(.clash(path: path, atVersion: isVersion(path)))
+                }
                 continue
             }
-            let path = place.path + [own.key]
+            guard let index = specForms.firstIndex(of: form) else {
+                continue
+            }
             let atVersion = isVersion(place.path + [specKeys[index]])
             throw refuse(own.isEntry ? .entry(path: path) : .clash(path: path, atVersion: atVersion))
         }
