@@ -689,4 +689,33 @@ struct OldAndNewBuildsTests {
             try JSONDecoder().decode(Versioned<ChoreV2>.self, from: written)
         }
     }
+
+    /// Numbered below its previous version, ``ChoreV2``, and declared compatible.
+    struct RenumberedChore: VersionedCodable, Equatable {
+        static let version: Int? = 0
+        static let compatibility = ForwardCompatibility.compatible
+        typealias PreviousVersion = ChoreV2
+        var name: String
+        var done: Bool
+        var due: String?
+        init(from old: ChoreV2) {
+            name = old.name
+            done = old.done
+        }
+        init(name: String, done: Bool, due: String?) {
+            self.name = name
+            self.done = done
+            self.due = due
+        }
+    }
+
+    @Test("A version numbered below its previous version records no older reader, whatever it declares")
+    func lowerVersionIsIncompatible() throws {
+        let written = try JSONEncoder().encode(versioned: RenumberedChore(name: "a", done: false, due: "today"))
+        let object = try VersionPlacementTests.object(written)
+        #expect(object["version"] as? Int == 0)
+        #expect(object["versionReadableFrom"] == nil)
+        #expect(object["versionWritableFrom"] == nil)
+        #expect(try JSONDecoder().decode(versioned: RenumberedChore.self, from: written).due == "today")
+    }
 }

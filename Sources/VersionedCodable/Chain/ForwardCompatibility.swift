@@ -24,16 +24,18 @@ extension VersionedCodable {
     /// the chain's declarations; `nil` when only this version may, as for a type that declares
     /// nothing. The schema library reads it too, for the bounds of a declaring version's schema.
     package static var olderBuilds: (readableFrom: Int, writableFrom: Int)? {
-        // An older build looks for the version where its own spec keeps it: a version that moves
-        // it elsewhere cannot be read by older builds, whatever it declares.
-        guard compatibility != .incompatible, PreviousVersion.version != nil,
+        // An older build looks for the version where its own spec keeps it, and reads as newer
+        // only a version above its own: a version that moves it elsewhere, or is numbered below
+        // the one before, cannot be read by older builds, whatever it declares.
+        guard compatibility != .incompatible, let previousVersion = PreviousVersion.version,
+            let version, version > previousVersion,
             VersionSpec.self == PreviousVersion.VersionSpec.self
         else {
             return nil
         }
-        let previous = PreviousVersion.olderBuilds ?? (PreviousVersion.version!, PreviousVersion.version!)
+        let previous = PreviousVersion.olderBuilds ?? (previousVersion, previousVersion)
         // Older builds may write only while every step from them up to this one is compatible.
-        let writable = compatibility == .compatible ? previous.writableFrom : version ?? previous.writableFrom
+        let writable = compatibility == .compatible ? previous.writableFrom : version
         return (previous.readableFrom, writable)
     }
 }
