@@ -36,6 +36,21 @@ struct WrittenValueRulesTests {
         enum CodingKeys: Int, CodingKey { case title = 1, _metadata = 3 }
     }
 
+    /// Opens its `_metadata` (3) with `nestedContainer`.
+    struct OpenedMemo: VersionedCodable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var editor: String
+        init(editor: String) { self.editor = editor }
+        init(from decoder: any Decoder) throws { editor = "" }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Memo.CodingKeys.self)
+            var metadata = container.nestedContainer(keyedBy: Memo.CodingKeys.self, forKey: ._metadata)
+            try metadata.encode(editor, forKey: .title)
+        }
+    }
+
     @Test("A custom key strategy that reads a key's integer value is asked with it")
     func integerKeysUnderCustomStrategy() throws {
         let encoder = JSONEncoder()
@@ -49,6 +64,9 @@ struct WrittenValueRulesTests {
         // the version would have gone into the type's object, under `k3`.
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
             try encoder.encode(versioned: Memo(title: "T", _metadata: .init(editor: "Ada")))
+        }
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try encoder.encode(versioned: OpenedMemo(editor: "Ada"))
         }
         // Without the strategy, both are written as a plain encode writes them.
         let plain = try JSONSerialization.jsonObject(

@@ -319,7 +319,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         keyedBy keyType: NestedKey.Type,
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        guard let child = objectOpened(at: key.stringValue) else {
+        guard let child = objectOpened(at: key.stringValue, intValue: key.intValue) else {
             return base.nestedContainer(keyedBy: keyType, forKey: ForwardedKey(key))
         }
         let shared = base.nestedContainer(keyedBy: ForwardedKey.self, forKey: ForwardedKey(key))
@@ -328,7 +328,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        if let child = objectOpened(at: key.stringValue) {
+        if let child = objectOpened(at: key.stringValue, intValue: key.intValue) {
             writer.note(.notAnObject(path: child.path))
         }
         return base.nestedUnkeyedContainer(forKey: ForwardedKey(key))
@@ -340,11 +340,11 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        placed(base.superEncoder(forKey: ForwardedKey(key)), at: key.stringValue)
+        placed(base.superEncoder(forKey: ForwardedKey(key)), at: key.stringValue, intValue: key.intValue)
     }
 
-    private func placed(_ encoder: any Encoder, at key: String) -> any Encoder {
-        guard let child = objectOpened(at: key) else {
+    private func placed(_ encoder: any Encoder, at key: String, intValue: Int? = nil) -> any Encoder {
+        guard let child = objectOpened(at: key, intValue: intValue) else {
             return encoder
         }
         writer.hold(child) { encoder.container(keyedBy: ForwardedKey.self) }
@@ -354,9 +354,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// The spec's object at `key`, where the type opens a container or encoder there. A value
     /// the spec writes there is a clash, unless it is a `null` that gives way, since what is
     /// written through the container is not seen here.
-    private func objectOpened(at key: String) -> SpecWritten? {
+    private func objectOpened(at key: String, intValue: Int? = nil) -> SpecWritten? {
         if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
-            writer.noteWritten(key, at: place, isEntry: false)
+            writer.noteWritten(key, intValue: intValue, at: place, isEntry: false)
         }
         let path = place.path + [key]
         switch writer.role(of: key, at: place) {
