@@ -136,12 +136,14 @@ extension APIVersions {
                 guard let sent else { return stored }
                 return try checked(stored, shown: shownStored, against: sent, typeName, version)
             }
+            let shownEdit = try sent ?? JSONTree(parsing: Array(coders.shownEncoder.encode(versioned: edit)))
             let merge = ThreeWayMerge(
                 type: typeName,
                 apiVersion: version.name,
                 identity: elementIdentity,
                 unordered: { UnorderedPaths(of: stored, userInfo: self.mergeEncoder.userInfo) },
                 shown: shownStored,
+                shownEdit: shownEdit,
                 shownKey: { coders.shownKey($0) },
                 ours: ours
             )
@@ -150,7 +152,6 @@ extension APIVersions {
             }
             let result = try mergeDecoder.decode(Value.self, from: Data(merged.bytes))
             let shownResult = try JSONTree(parsing: Array(coders.shownEncoder.encode(versioned: result)))
-            let shownEdit = try sent ?? JSONTree(parsing: Array(coders.shownEncoder.encode(versioned: edit)))
             return try checked(result, shown: shownResult, against: shownEdit, typeName, version)
         } catch let error as APIVersionError {
             throw error
@@ -216,6 +217,9 @@ struct ThreeWayMerge {
     private let findUnordered: () -> UnorderedPaths
     /// The stored value as the client's API version shows it: where an identity must be seen.
     let shown: JSONTree
+    /// The edit as the client's API version shows it (what the client sent): where an element
+    /// sent back as it was shown is told from one that was changed.
+    let shownEdit: JSONTree
     /// A key as the service's key strategy writes it in what the client is shown.
     private let shownKey: (String) -> String
     /// The whole stored value, for the identities of every array at a pattern.
@@ -237,9 +241,11 @@ struct ThreeWayMerge {
         identity: ElementIdentity,
         unordered: @escaping () -> UnorderedPaths,
         shown: JSONTree,
+        shownEdit: JSONTree,
         shownKey: @escaping (String) -> String,
         ours: JSONTree
     ) {
+        self.shownEdit = shownEdit
         self.shownKey = shownKey
         self.type = type
         self.apiVersion = apiVersion
@@ -540,15 +546,20 @@ struct ThreeWayMerge {
         }
         // Each element the client sent that equals an element of the base, matched in order.
         // Where it equals several, which the stored elements behind them tell apart by what the
-        // client cannot see, which one the client meant cannot be told.
+        // client cannot see, which one the client meant cannot be told. Compared as the client's
+        // version shows them where that is known for this one array: a value the step up makes
+        // from an element's place (an `id` from its offset) differs between an element and the
+        // same element moved.
+        let view = clientView(at: pattern, shownCount: base.count, sentCount: theirs.count)
+        let shownBase = view?.shown ?? base
         var unused: [JSONTree: [Int]] = [:]
         for index in base.indices.reversed() {
-            unused[base[index], default: []].append(index)
+            unused[shownBase[index], default: []].append(index)
         }
         var used = Array(repeating: false, count: base.count)
         var match: [Int?] = []
         match.reserveCapacity(theirs.count)
-        for (position, element) in theirs.enumerated() {
+        for (position, element) in (view?.sent ?? theirs).enumerated() {
             guard let found = unused[element]?.popLast() else {
                 match.append(nil)
                 continue
@@ -602,6 +613,38 @@ struct ThreeWayMerge {
                 path: "\(path)[\(index)]",
                 pattern: pattern
             ) ?? theirs[index]
+        }
+    }
+
+    /// The elements of the array at `pattern` as the client's version shows the stored value
+    /// and the edit, where each holds exactly one array there, of the lengths given; otherwise
+    /// (arrays nested in arrays, a field the version names otherwise) `nil`.
+    private func clientView(at pattern: String, shownCount: Int, sentCount: Int) -> (shown: [JSONTree], sent: [JSONTree])? {
+        let shownPattern = pattern.split(separator: ".", omittingEmptySubsequences: false)
+            .map { shownKey(String($0)) }.joined(separator: ".")
+        guard Self.arrays(in: shown, at: shownPattern) == 1, Self.arrays(in: shownEdit, at: shownPattern) == 1 else {
+            return nil
+        }
+        let shownElements = Self.elements(of: shown, at: shownPattern)
+        let sentElements = Self.elements(of: shownEdit, at: shownPattern)
+        guard shownElements.count == shownCount, sentElements.count == sentCount else { return nil }
+        return (shownElements, sentElements)
+    }
+
+    /// How many arrays `tree` holds at `pattern`, counting those nested in arrays there.
+    private static func arrays(in tree: JSONTree, at pattern: String) -> Int {
+        var current = [tree]
+        for name in pattern.split(separator: ".", omittingEmptySubsequences: false) where !pattern.isEmpty {
+            current = current.flatMap { node -> [JSONTree] in
+                switch node {
+                case .array(let elements): return elements.compactMap { $0[member: String(name)] }
+                default: return node[member: String(name)].map { [$0] } ?? []
+                }
+            }
+        }
+        return current.reduce(0) { count, node in
+            guard case .array(let elements) = node else { return count }
+            return count + 1 + elements.filter { if case .array = $0 { true } else { false } }.count
         }
     }
 

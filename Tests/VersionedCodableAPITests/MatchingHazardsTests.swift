@@ -47,18 +47,36 @@ struct MatchingHazardsTests {
         }
     }
 
-    @Test("Ids the step up makes from positions are no identity: a removal beside hidden secrets is refused")
+    @Test(
+        "Ids the step up makes from positions are no identity: elements sent back as shown keep their own, moved or not"
+    )
     func identityTheClientDoesNotSee() throws {
         let versions = try twoVersions(of: List.self)
         let stored = List(items: [
             .init(id: 0, title: "a", secret: "SA"), .init(id: 1, title: "b", secret: "SB"),
             .init(id: 2, title: "c", secret: "SC"),
         ])
+        // Compared as the client saw them, not as the step up remakes them from their new places.
+        let removed = try versions.merge(
+            List.self,
+            from: body(#"{"items":[{"title":"b"},{"title":"c"}]}"#),
+            at: 1,
+            into: stored
+        )
+        #expect(removed.items == Array(stored.items.dropFirst()))
+        let reversed = try versions.merge(
+            List.self,
+            from: body(#"{"items":[{"title":"c"},{"title":"b"},{"title":"a"}]}"#),
+            at: 1,
+            into: stored
+        )
+        #expect(reversed.items == stored.items.reversed())
+        // A removal beside a changed element, which could be any of the stored ones.
         #expect(
             performing: {
                 try versions.merge(
                     List.self,
-                    from: body(#"{"items":[{"title":"b"},{"title":"c"}]}"#),
+                    from: body(#"{"items":[{"title":"B"},{"title":"c"}]}"#),
                     at: 1,
                     into: stored
                 )
