@@ -619,7 +619,11 @@ struct ThreeWayMerge {
     /// The elements of the array at `pattern` as the client's version shows the stored value
     /// and the edit, where each holds exactly one array there, of the lengths given; otherwise
     /// (arrays nested in arrays, a field the version names otherwise) `nil`.
-    private func clientView(at pattern: String, shownCount: Int, sentCount: Int) -> (shown: [JSONTree], sent: [JSONTree])? {
+    private func clientView(
+        at pattern: String,
+        shownCount: Int,
+        sentCount: Int
+    ) -> (shown: [JSONTree], sent: [JSONTree])? {
         let shownPattern = pattern.split(separator: ".", omittingEmptySubsequences: false)
             .map { shownKey(String($0)) }.joined(separator: ".")
         guard Self.arrays(in: shown, at: shownPattern) == 1, Self.arrays(in: shownEdit, at: shownPattern) == 1 else {
