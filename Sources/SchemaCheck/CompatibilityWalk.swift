@@ -42,7 +42,9 @@ struct CompatibilityWalk {
     /// whose keys an older build writes back when it does not read them.
     mutating func compare(_ oldSite: JSONSchema, _ newSite: JSONSchema, field: String, keeping: Set<String>) {
         if oldSite.ref != nil || newSite.ref != nil {
-            guard compared.insert("\(oldSite.ref ?? "")|\(newSite.ref ?? "")").inserted else { return }
+            // Whether the place keeps the keys an older build does not read changes what counts.
+            let pair = "\(oldSite.ref ?? "")|\(newSite.ref ?? "")|\(keeping.contains(field))"
+            guard compared.insert(pair).inserted else { return }
         }
         let old = resolve(oldSite, in: oldRoot)
         let new = resolve(newSite, in: newRoot)
@@ -66,9 +68,7 @@ struct CompatibilityWalk {
         if !oldTypes.isEmpty, !newTypes.isEmpty {
             compareTypes(oldTypes, newTypes, field: field)
         }
-        if let oldFirst = oldValues.first, let newFirst = newValues.first {
-            comparePart(oldFirst, newFirst, newValues, field: field, keeping: keeping)
-        }
+        comparePart(oldValues, newValues, field: field, keeping: keeping)
     }
 
     /// Compares two schemas that offer one kind of value each.
@@ -149,56 +149,111 @@ struct CompatibilityWalk {
         }
     }
 
-    /// Compares a ``Versioned`` part: the versions each side writes, the first of its options,
-    /// with the versions the other reads. Another kind of field with several kinds of value is
-    /// left at its JSON types.
+    /// Compares a ``Versioned`` part, whose options are the versions its reader reads, each with
+    /// its version's constant: the newest on each side is the one it writes. An older build
+    /// reads the newer side's part with its own type where the versions are the same, or where
+    /// the newer one declares that the older reads it (keeping then the keys it does not read at
+    /// the part's root and on the way to its version). Another kind of field with several kinds
+    /// of value is left at its JSON types.
     private mutating func comparePart(
-        _ oldSite: JSONSchema,
-        _ newSite: JSONSchema,
+        _ oldOptions: [JSONSchema],
         _ newOptions: [JSONSchema],
         field: String,
         keeping: Set<String>
     ) {
-        let old = resolve(oldSite, in: oldRoot)
-        let new = resolve(newSite, in: newRoot)
-        guard let (key, oldVersion) = versionConstant(of: old), let newVersion = constant(key, of: new) else {
+        let olds = oldOptions.map { resolve($0, in: oldRoot) }
+        let news = newOptions.map { resolve($0, in: newRoot) }
+        guard let first = olds.first, let path = versionPath(in: first, root: oldRoot),
+            let old = newest(olds, at: path, in: oldRoot), let new = newest(news, at: path, in: newRoot)
+        else {
             return
         }
-        // An older build keeps the keys it does not read at the root of a part, as at the root.
-        let partKeeping = keeping.union([field])
-        let place = field + (field.isEmpty ? "" : ".") + key
-        if oldVersion == newVersion {
-            return compare(oldSite, newSite, field: field, keeping: partKeeping)
+        let place = ([field] + path).filter { !$0.isEmpty }.joined(separator: ".")
+        if old.version == new.version {
+            return compare(old.schema, new.schema, field: field, keeping: keeping)
         }
-        if backward, !newOptions.contains(where: { constant(key, of: resolve($0, in: newRoot)) == oldVersion }) {
-            note(place, "\(names.old) writes version \(oldVersion) of this part, which \(names.new) does not read")
+        guard new.version > old.version else {
+            // A part written at an older version than before, which the older build's chain reads.
+            return
         }
-        guard forward else { return }
-        guard let readable = new.properties?[key + "ReadableFrom"],
-            readable.minimum.map({ NSDecimalNumber(decimal: $0).intValue }) ?? newVersion - 1 <= oldVersion
+        let declaration = Array(path.dropLast()) + [path.last! + "ReadableFrom"]
+        guard let readable = member(declaration, of: new.schema, in: newRoot),
+            readable.minimum.map({ NSDecimalNumber(decimal: $0).intValue }) ?? new.version - 1 <= old.version
         else {
-            return note(
-                place,
-                "\(names.new) writes version \(newVersion) of this part, which \(names.old) reads only up to "
-                    + "version \(oldVersion)"
-            )
+            if forward {
+                note(
+                    place,
+                    "\(names.new) writes version \(new.version) of this part, which \(names.old) reads only up to "
+                        + "version \(old.version)"
+                )
+            }
+            return
         }
-        // Read by the older build as its own version, as a document is: its fields are compared.
-        var asRead = new
-        asRead.properties?[key] = old.properties?[key]
-        compare(old, asRead, field: field, keeping: partKeeping)
+        // Read by the older build as its own version, as a document is: its fields are compared,
+        // and the keys it does not read are kept at the part's root and on the way to its version.
+        var partKeeping = keeping
+        for length in 0..<path.count {
+            partKeeping.insert(([field] + path.prefix(length)).filter { !$0.isEmpty }.joined(separator: "."))
+        }
+        let asRead = replacing(path, in: new.schema, root: newRoot, with: member(path, of: old.schema, in: oldRoot))
+        compare(old.schema, asRead, field: field, keeping: partKeeping)
     }
 
-    /// The key and value of an object's integer constant, a part's version in a derived schema.
-    private func versionConstant(of schema: JSONSchema) -> (String, Int)? {
-        for key in (schema.properties ?? [:]).keys.sorted() {
-            if let value = constant(key, of: schema) { return (key, value) }
+    /// The path to an object's integer constant, a part's version in a derived schema, at its
+    /// root or in the objects below it.
+    private func versionPath(in schema: JSONSchema, root: JSONSchema, depth: Int = 0) -> [String]? {
+        guard depth < 8 else { return nil }
+        let properties = schema.properties ?? [:]
+        for key in properties.keys.sorted() where constant(properties[key]!) != nil {
+            return [key]
+        }
+        for key in properties.keys.sorted() {
+            if let below = versionPath(in: resolve(properties[key]!, in: root), root: root, depth: depth + 1) {
+                return [key] + below
+            }
         }
         return nil
     }
 
-    private func constant(_ key: String, of schema: JSONSchema) -> Int? {
-        guard case .number(let value)? = schema.properties?[key]?.constValue else { return nil }
+    /// The option with the highest version at `path`, and that version.
+    private func newest(
+        _ options: [JSONSchema],
+        at path: [String],
+        in root: JSONSchema
+    ) -> (schema: JSONSchema, version: Int)? {
+        options.compactMap { option in member(path, of: option, in: root).flatMap(constant).map { (option, $0) } }
+            .max { $0.1 < $1.1 }
+    }
+
+    private func member(_ path: [String], of schema: JSONSchema, in root: JSONSchema) -> JSONSchema? {
+        var current = schema
+        for key in path {
+            guard let next = resolve(current, in: root).properties?[key] else { return nil }
+            current = next
+        }
+        return resolve(current, in: root)
+    }
+
+    /// `schema` with the member at `path` replaced, the objects on the way taken out of their
+    /// references.
+    private func replacing(
+        _ path: [String],
+        in schema: JSONSchema,
+        root: JSONSchema,
+        with value: JSONSchema?
+    ) -> JSONSchema {
+        var copy = resolve(schema, in: root)
+        guard let key = path.first, let value else { return copy }
+        if path.count == 1 {
+            copy.properties?[key] = value
+        } else if let inner = copy.properties?[key] {
+            copy.properties?[key] = replacing(Array(path.dropFirst()), in: inner, root: root, with: value)
+        }
+        return copy
+    }
+
+    private func constant(_ schema: JSONSchema) -> Int? {
+        guard case .number(let value)? = schema.constValue else { return nil }
         return Int(exactly: NSDecimalNumber(decimal: value).doubleValue)
     }
 

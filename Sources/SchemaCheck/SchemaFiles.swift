@@ -192,6 +192,7 @@ struct Git {
         guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
             throw Failure(arguments: arguments, status: -1, message: "could not create \(errorFile.path)")
         }
+        defer { try? FileManager.default.removeItem(at: errorFile) }
         let errorWriter = try FileHandle(forWritingTo: errorFile)
         let errorReader = try FileHandle(forReadingFrom: errorFile)
         try? FileManager.default.removeItem(at: errorFile)
@@ -200,6 +201,7 @@ struct Git {
         process.standardError = errorWriter
         // Standard input is a file too, written before git starts, for the same reason.
         let inputFile = errorFile.deletingPathExtension().appendingPathExtension("input")
+        defer { try? FileManager.default.removeItem(at: inputFile) }
         try input.write(to: inputFile)
         process.standardInput = try FileHandle(forReadingFrom: inputFile)
         try? FileManager.default.removeItem(at: inputFile)

@@ -352,6 +352,81 @@ struct SchemaCheckTests {
         #expect(result.status == .clean, "\(result.output)")
     }
 
+    @Test(
+        "A part is compared at the version each side writes, whatever the order of its options and the place of its version"
+    )
+    func partsByTheirNewestVersion() throws {
+        func part(_ version: Int, _ fields: String, nested: Bool = false) -> String {
+            let constant = #"{"const": \#(version), "type": "integer"}"#
+            let versionMember =
+                nested
+                ? #""_metadata": {"type": "object", "properties": {"version": \#(constant)}, "required": ["version"]}"#
+                : #""version": \#(constant)"#
+            return
+                #""PartV\#(version)": {"type": "object", "properties": {\#(versionMember)\#(fields)}, "required": ["label"]}"#
+        }
+        let label = #", "label": {"type": "string"}"#
+        let cases: [(old: (String, String), new: (String, String), mode: String, line: String)] = [
+            // Listed oldest first: the part is still written at version 2.
+            (
+                ("[\(ref("PartV1"))]", part(1, label)),
+                ("[\(ref("PartV1")), \(ref("PartV2"))]", part(1, label) + ", " + part(2, label)),
+                "forward", "- part.version: v2 writes version 2 of this part, which v1 reads only up to version 1"
+            ),
+            // The version in the part's `_metadata`.
+            (
+                ("[\(ref("PartV1"))]", part(1, label, nested: true)),
+                (
+                    "[\(ref("PartV2")), \(ref("PartV1"))]",
+                    part(2, label, nested: true) + ", " + part(1, label, nested: true)
+                ),
+                "forward",
+                "- part._metadata.version: v2 writes version 2 of this part, which v1 reads only up to version 1"
+            ),
+            // The same version, with a field its older builds drop when they write it back.
+            (
+                ("[\(ref("PartV1"))]", part(1, label)),
+                ("[\(ref("PartV1"))]", part(1, label + #", "color": {"type": "string"}"#)),
+                "backward", "- part.color: v1 does not know it, and drops it when it writes the document back"
+            ),
+        ]
+        for (old, new, mode, line) in cases {
+            let repository = try Repository()
+            defer { repository.delete() }
+            try repository.write(
+                "Schemas/Poem/v1.schema.json",
+                declaringSchema(version: 1, ["part": #"{"anyOf": \#(old.0)}"#], definitions: old.1)
+            )
+            try repository.commit()
+            try repository.write(
+                "Schemas/Poem/v2.schema.json",
+                declaringSchema(version: 2, ["part": #"{"anyOf": \#(new.0)}"#], definitions: new.1)
+            )
+            let result = repository.check("--against", "HEAD", "--mode", mode)
+            #expect(result.status == .breaking, "\(line)")
+            #expect(result.output.contains(line), "\(result.output)")
+        }
+    }
+
+    @Test("A type used as a part and as a plain field is compared once, named at its first place")
+    func typeUsedTwice() throws {
+        let repository = try Repository()
+        defer { repository.delete() }
+        let part = { (fields: String) in
+            #""PartV1": {"type": "object", "properties": {"version": {"const": 1, "type": "integer"}, "label": {"type": "string"}\#(fields)}, "required": ["version", "label"]}"#
+        }
+        let fields = ["stamp": #"{"anyOf": [\#(ref("PartV1"))]}"#, "plain": ref("PartV1")]
+        try repository.write("Schemas/Poem/v1.schema.json", declaringSchema(version: 1, fields, definitions: part("")))
+        try repository.commit()
+        try repository.write(
+            "Schemas/Poem/v2.schema.json",
+            declaringSchema(version: 2, fields, definitions: part(#", "note": {"type": "string"}"#))
+        )
+        let result = repository.check("--against", "HEAD")
+        #expect(result.status == .breaking)
+        #expect(result.output.contains("- plain.note: v1 does not know it"), "\(result.output)")
+    }
+
     @Test("A new version that stops writing a field the one before required breaks forward compatibility")
     func forwardBreak() throws {
         let repository = try Repository()

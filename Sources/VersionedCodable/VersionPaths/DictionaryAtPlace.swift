@@ -16,7 +16,7 @@ protocol DictionaryReadAtPlace {
     static func decode(from decoder: any Decoder, leavingOut place: KeysRead) throws -> Self
 }
 
-extension Dictionary: DictionaryReadAtPlace where Key: Decodable, Value: Decodable {
+extension Dictionary: DictionaryReadAtPlace where Key: Codable, Value: Codable {
     static func decode(from decoder: any Decoder, leavingOut place: KeysRead) throws -> Self {
         guard Key.self == String.self else {
             // Swift's own decoding makes the keys (integers, `CodingKeyRepresentable` values) of

@@ -393,7 +393,9 @@ private func isSame(_ value: Any, _ spec: any Encodable, userInfo: [CodingUserIn
     if innermostWrappedType(of: type(of: value)) == innermostWrappedType(of: type(of: spec as Any)) {
         return (value as? AnyHashable).map { $0 == spec as? AnyHashable } ?? false
     }
-    guard let own = (value as? any Encodable).flatMap({ SpecRecorder.singleValue(of: $0, userInfo: userInfo) }),
+    // A `null` the spec writes is no single value another type writes.
+    guard (spec as? any NilRepresentable)?.isNil != true,
+        let own = (value as? any Encodable).flatMap({ SpecRecorder.singleValue(of: $0, userInfo: userInfo) }),
         let theirs = SpecRecorder.singleValue(of: spec, userInfo: userInfo),
         type(of: own) != type(of: value) || type(of: theirs) != type(of: spec as Any)
     else {
