@@ -498,12 +498,13 @@ struct ThreeWayMerge {
         for index in stride(from: 0, to: theirs.count, by: 2) {
             let key = theirs[index]
             result.append(key)
+            // A value's own sets and dictionaries are found at the dictionary's pattern with `{}`.
             let merged = try merge(
                 base: baseEntries[key],
                 ours: ourEntries[key],
                 theirs: theirs[index + 1],
                 path: "\(path)[\(key.shortText)]",
-                pattern: pattern
+                pattern: pattern + "{}"
             )
             result.append(merged ?? theirs[index + 1])
         }

@@ -77,6 +77,10 @@ extension UInt64: EncodedLeaf {}
 private struct RecordingEncoder: Encoder {
     let recorder: UnorderedPaths.Recorder
     let pattern: String
+    /// Where the elements of an unkeyed container opened here are: a dictionary with keys that
+    /// are not strings lists its keys and values there, at its pattern with `{}` after it, so that
+    /// a set or a dictionary among its values is not taken for the dictionary itself.
+    var elementPattern: String?
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { recorder.userInfo }
 
@@ -85,7 +89,7 @@ private struct RecordingEncoder: Encoder {
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        RecordingUnkeyedContainer(recorder: recorder, pattern: pattern)
+        RecordingUnkeyedContainer(recorder: recorder, pattern: elementPattern ?? pattern)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -98,7 +102,12 @@ private struct RecordingEncoder: Encoder {
             return
         }
         if let unordered = value as? any UnorderedCollection {
-            recorder.patterns[pattern] = type(of: unordered).unorderedKind
+            let kind = type(of: unordered).unorderedKind
+            recorder.patterns[pattern] = kind
+            if kind == .dictionary {
+                let entries = RecordingEncoder(recorder: recorder, pattern: pattern, elementPattern: pattern + "{}")
+                return try value.encode(to: entries)
+            }
         }
         try value.encode(to: self)
     }

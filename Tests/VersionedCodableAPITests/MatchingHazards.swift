@@ -221,3 +221,28 @@ struct SlugList: VersionedCodable, Equatable {
     }
     func downgraded() throws -> SlugListV1 { SlugListV1(items: items.map { SlugListV1.Item(title: $0.title) }) }
 }
+
+/// A dictionary whose keys are not strings, so JSON writes it as `[key, value, …]`, with arrays
+/// as its values, whose elements hold a hidden `hidden`.
+enum ShelfKind: String, Codable, Hashable { case a, b }
+
+struct ShelfV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var byKind: [ShelfKind: [Cell]]
+    struct Cell: Codable, Equatable { var label: String }
+}
+
+struct Shelf: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = ShelfV1
+    var byKind: [ShelfKind: [Cell]]
+    struct Cell: Codable, Equatable {
+        var label: String
+        var hidden: Int
+    }
+
+    init(byKind: [ShelfKind: [Cell]]) { self.byKind = byKind }
+    init(from old: ShelfV1) throws { byKind = old.byKind.mapValues { $0.map { Cell(label: $0.label, hidden: 0) } } }
+    func downgraded() throws -> ShelfV1 { ShelfV1(byKind: byKind.mapValues { $0.map { .init(label: $0.label) } }) }
+}

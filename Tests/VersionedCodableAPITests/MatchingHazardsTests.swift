@@ -216,4 +216,17 @@ struct MatchingHazardsTests {
         let versions = try twoVersions(of: BadgeCard.self)
         #expect(throws: APIVersionError.self) { try versions.decode(NothingEarlier.self, from: body("{}"), at: 1) }
     }
+
+    @Test("An array that is a value of a dictionary with keys that are not strings is an array, not that dictionary")
+    func arraysInsideKeyedDictionaries() throws {
+        let versions = try twoVersions(of: Shelf.self)
+        let stored = Shelf(byKind: [.a: [.init(label: "x", hidden: 0), .init(label: "y", hidden: 2)]])
+        let swapped = try versions.merge(
+            Shelf.self,
+            from: body(#"{"byKind":["a",[{"label":"y"},{"label":"x"}]]}"#),
+            at: 1,
+            into: stored
+        )
+        #expect(swapped.byKind[.a] == [.init(label: "y", hidden: 2), .init(label: "x", hidden: 0)])
+    }
 }
