@@ -257,7 +257,12 @@ struct ThreeWayMerge {
 
     func merge(base: JSONTree?, ours: JSONTree?, theirs: JSONTree?, path: String, pattern: String) throws -> JSONTree? {
         if theirs == base { return ours }
-        if ours == base { return theirs }
+        if ours == base {
+            if ours == nil, let theirs {
+                try checkNoneMoved(into: theirs, path: path, pattern: pattern)
+            }
+            return theirs
+        }
         switch (base, ours, theirs) {
         case (.object(let base)?, .object(let ours)?, .object(let theirs)?):
             return .object(try mergeMembers(base: base, ours: ours, theirs: theirs, path: path, pattern: pattern))
@@ -371,6 +376,7 @@ struct ThreeWayMerge {
         result.reserveCapacity(theirs.count)
         for (position, element) in theirs.enumerated() {
             guard let identity = Identity(of: element, member) else {
+                try checkNoneMoved(into: element, path: "\(path)[\(position)]", pattern: pattern)
                 result.append(element)
                 continue
             }
@@ -389,6 +395,7 @@ struct ThreeWayMerge {
                             + "elements keep what this API version does not show only within their own list"
                     )
                 }
+                try checkNoneMoved(into: element, path: "\(path)[\(position)]", pattern: pattern)
                 result.append(element)
                 continue
             }
@@ -421,7 +428,7 @@ struct ThreeWayMerge {
         if let cached = found.shownIdentities[pattern + "\u{0}" + member] { return cached }
         var values: Set<Identity> = []
         let shownPattern = pattern.split(separator: ".", omittingEmptySubsequences: false)
-            .map { shownKey(String($0)) }.joined(separator: ".")
+            .map { $0 == Self.anyKeyName ? String($0) : shownKey(String($0)) }.joined(separator: ".")
         for element in Self.elements(of: shown, at: pattern.isEmpty ? pattern : shownPattern) {
             guard case .object(let members) = element else { continue }
             for shownMember in members {
@@ -432,10 +439,11 @@ struct ThreeWayMerge {
         return values
     }
 
-    /// The identities of the stored elements of every array at `pattern`.
+    /// The identities of the stored elements of every array at `pattern`, under any key of the
+    /// dictionaries with string keys on the way (the cards of every column of a `[String: Column]`).
     private func storedIdentities(at pattern: String, _ member: String) -> Set<Identity> {
         if let cached = found.storedIdentities[pattern + "\u{0}" + member] { return cached }
-        let values = Set(Self.elements(of: ours, at: pattern).compactMap { Identity(of: $0, member) })
+        let values = Set(Self.elements(of: ours, at: anyKey(pattern)).compactMap { Identity(of: $0, member) })
         found.storedIdentities[pattern + "\u{0}" + member] = values
         return values
     }
@@ -447,6 +455,10 @@ struct ThreeWayMerge {
         var current = [tree]
         for name in pattern.split(separator: ".", omittingEmptySubsequences: false) where !pattern.isEmpty {
             current = current.flatMap { node -> [JSONTree] in
+                if name == Self.anyKeyName {
+                    guard case .object(let members) = node else { return [] }
+                    return members.map(\.value)
+                }
                 switch node {
                 case .array(let elements):
                     return elements.compactMap { $0[member: String(name)] }
@@ -464,6 +476,56 @@ struct ThreeWayMerge {
             guard case .array = node else { return [] }
             return flattened(node)
         }
+    }
+
+    /// Throws where a value the client added (a column under a new key) holds an element whose
+    /// identity, one the client sees, is a stored element's in another list: it was moved there,
+    /// and would come without what this API version does not show.
+    private func checkNoneMoved(into tree: JSONTree, path: String, pattern: String) throws {
+        switch tree {
+        case .object(let members):
+            for member in members {
+                try checkNoneMoved(
+                    into: member.value,
+                    path: path.isEmpty ? member.name : path + "." + member.name,
+                    pattern: pattern.isEmpty ? member.name : pattern + "." + member.name
+                )
+            }
+        case .array(let elements):
+            if let member = identity.member(forArrayAt: pattern) {
+                let stored = storedIdentities(at: pattern, member)
+                let seen = stored.isEmpty ? [] : shownIdentities(at: anyKey(pattern), member)
+                for (position, element) in elements.enumerated() {
+                    if let found = Identity(of: element, member), stored.contains(found), seen.contains(found) {
+                        throw failure(
+                            "\(path)[\(position)]",
+                            "the element with \(member) \(found) was moved here from another list, and "
+                                + "elements keep what this API version does not show only within their own list"
+                        )
+                    }
+                }
+            }
+            for (position, element) in elements.enumerated() {
+                try checkNoneMoved(into: element, path: "\(path)[\(position)]", pattern: pattern)
+            }
+        default:
+            return
+        }
+    }
+
+    /// The name that stands for every key of a dictionary's object in a pattern.
+    static let anyKeyName = "\u{0}*"
+
+    /// `pattern` with each key of a dictionary with string keys on the way as ``anyKeyName``.
+    private func anyKey(_ pattern: String) -> String {
+        let names = pattern.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !pattern.isEmpty, names.count > 1 else { return pattern }
+        var result = [names[0]]
+        for index in 1..<names.count {
+            let above = names[..<index].joined(separator: ".")
+            result.append(unordered.kind(at: above) == .dictionary ? Self.anyKeyName : names[index])
+        }
+        return result.joined(separator: ".")
     }
 
     /// A dictionary whose keys are not strings, written as `[key, value, key, value, …]`: its

@@ -246,3 +246,35 @@ struct Shelf: VersionedCodable, Equatable {
     init(from old: ShelfV1) throws { byKind = old.byKind.mapValues { $0.map { Cell(label: $0.label, hidden: 0) } } }
     func downgraded() throws -> ShelfV1 { ShelfV1(byKind: byKind.mapValues { $0.map { .init(label: $0.label) } }) }
 }
+
+/// Columns kept in a dictionary by name, whose cards gained a hidden `owner`.
+struct ColumnsV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var columns: [String: Column]
+    struct Column: Codable, Equatable { var cards: [Card] }
+    struct Card: Codable, Equatable {
+        var id: Int
+        var title: String
+    }
+}
+
+struct Columns: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = ColumnsV1
+    var columns: [String: Column]
+    struct Column: Codable, Equatable { var cards: [Card] }
+    struct Card: Codable, Equatable {
+        var id: Int
+        var title: String
+        var owner: String
+    }
+
+    init(columns: [String: Column]) { self.columns = columns }
+    init(from old: ColumnsV1) throws {
+        columns = old.columns.mapValues { Column(cards: $0.cards.map { Card(id: $0.id, title: $0.title, owner: "") }) }
+    }
+    func downgraded() throws -> ColumnsV1 {
+        ColumnsV1(columns: columns.mapValues { .init(cards: $0.cards.map { .init(id: $0.id, title: $0.title) }) })
+    }
+}

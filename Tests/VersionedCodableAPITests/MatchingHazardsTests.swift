@@ -229,4 +229,33 @@ struct MatchingHazardsTests {
         )
         #expect(swapped.byKind[.a] == [.init(label: "y", hidden: 2), .init(label: "x", hidden: 0)])
     }
+
+    @Test("A card moved between columns kept by name, or under a column renamed, is refused as in a list of columns")
+    func elementsMovedBetweenDictionaryEntries() throws {
+        let versions = try twoVersions(of: Columns.self)
+        let stored = Columns(columns: [
+            "todo": .init(cards: [.init(id: 1, title: "one", owner: "O1"), .init(id: 2, title: "two", owner: "O2")]),
+            "done": .init(cards: [.init(id: 3, title: "three", owner: "O3")]),
+        ])
+        for sent in [
+            #"{"columns":{"todo":{"cards":[{"id":2,"title":"two"}]},"done":{"cards":[{"id":3,"title":"three"},{"id":1,"title":"one"}]}}}"#,
+            #"{"columns":{"doing":{"cards":[{"id":1,"title":"one"},{"id":2,"title":"two"}]},"done":{"cards":[{"id":3,"title":"three"}]}}}"#,
+        ] {
+            #expect(
+                performing: { try versions.merge(Columns.self, from: body(sent), at: 1, into: stored) },
+                throws: isCannotMerge
+            )
+        }
+        // Within its own column a card keeps its owner, moved or edited.
+        let edited = try versions.merge(
+            Columns.self,
+            from: body(
+                #"{"columns":{"todo":{"cards":[{"id":2,"title":"two"},{"id":1,"title":"ONE"}]},"done":{"cards":[{"id":3,"title":"three"}]}}}"#
+            ),
+            at: 1,
+            into: stored
+        )
+        #expect(edited.columns["todo"]?.cards.map(\.owner) == ["O2", "O1"])
+        #expect(edited.columns["todo"]?.cards.last?.title == "ONE")
+    }
 }
