@@ -350,7 +350,7 @@ struct ThreeWayMerge {
         _ pattern: String
     ) throws -> [JSONTree]? {
         guard let ourIdentities = identities(of: ours, member), let baseIdentities = identities(of: base, member),
-            baseIdentities.allSatisfy(shownIdentities(at: pattern, member).contains)
+            isShown(baseIdentities, at: pattern, member, sentCount: theirs.count)
         else { return nil }
         var stored: [Identity: (ours: Int, base: Int?)] = [:]
         stored.reserveCapacity(ours.count)
@@ -409,6 +409,21 @@ struct ThreeWayMerge {
             result.append(merged ?? element)
         }
         return result
+    }
+
+    /// Whether the client sees `identities`, the base elements' at `pattern`: each on its own
+    /// element as the client's version shows it, where that is known for the one array (so that
+    /// an id the step up makes from an element's place is not taken for one because another
+    /// value shown, a quantity, happens to equal it), and otherwise among the values shown on the
+    /// elements of the arrays there.
+    private func isShown(_ identities: [Identity], at pattern: String, _ member: String, sentCount: Int) -> Bool {
+        guard let view = clientView(at: pattern, shownCount: identities.count, sentCount: sentCount) else {
+            return identities.allSatisfy(shownIdentities(at: pattern, member).contains)
+        }
+        return zip(identities, view.shown).allSatisfy { identity, element in
+            guard case .object(let members) = element else { return false }
+            return members.contains { Identity($0.value) == identity }
+        }
     }
 
     /// The identity of each element, or `nil` when one has none.

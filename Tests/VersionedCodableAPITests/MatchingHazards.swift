@@ -278,3 +278,35 @@ struct Columns: VersionedCodable, Equatable {
         ColumnsV1(columns: columns.mapValues { .init(cards: $0.cards.map { .init(id: $0.id, title: $0.title) }) })
     }
 }
+
+/// Slots whose `id` the step up makes from their places, beside a quantity the client sees that
+/// may equal one.
+struct SlotsV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var slots: [Slot]
+    struct Slot: Codable, Equatable {
+        var label: String
+        var quantity: Int
+    }
+}
+
+struct Slots: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = SlotsV1
+    var slots: [Slot]
+    struct Slot: Codable, Equatable {
+        var id: Int
+        var label: String
+        var quantity: Int
+        var secret: String
+    }
+
+    init(slots: [Slot]) { self.slots = slots }
+    init(from old: SlotsV1) throws {
+        slots = old.slots.enumerated().map {
+            Slot(id: $0.offset, label: $0.element.label, quantity: $0.element.quantity, secret: "")
+        }
+    }
+    func downgraded() throws -> SlotsV1 { SlotsV1(slots: slots.map { .init(label: $0.label, quantity: $0.quantity) }) }
+}

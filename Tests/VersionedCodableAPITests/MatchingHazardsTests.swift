@@ -258,4 +258,19 @@ struct MatchingHazardsTests {
         #expect(edited.columns["todo"]?.cards.map(\.owner) == ["O2", "O1"])
         #expect(edited.columns["todo"]?.cards.last?.title == "ONE")
     }
+
+    @Test("An id made from places is no identity where another value shown happens to equal it")
+    func placeIdsBesideCoincidingValues() throws {
+        let versions = try twoVersions(of: Slots.self)
+        let stored = Slots(slots: [
+            .init(id: 0, label: "x", quantity: 1, secret: "S0"), .init(id: 1, label: "y", quantity: 0, secret: "S1"),
+        ])
+        let swapped = try versions.merge(
+            Slots.self,
+            from: body(#"{"slots":[{"label":"y","quantity":0},{"label":"x","quantity":1}]}"#),
+            at: 1,
+            into: stored
+        )
+        #expect(swapped.slots == stored.slots.reversed())
+    }
 }
