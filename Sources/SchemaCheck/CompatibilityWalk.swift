@@ -272,19 +272,7 @@ struct CompatibilityWalk {
     }
 
     private func resolve(_ schema: JSONSchema, in root: JSONSchema) -> JSONSchema {
-        var current = schema
-        var steps = 0
-        while let reference = current.ref, steps < 64 {
-            steps += 1
-            if reference == "#" {
-                current = root
-            } else if reference.hasPrefix("#/$defs/"), let target = root.definitions?[String(reference.dropFirst(8))] {
-                current = target
-            } else {
-                break
-            }
-        }
-        return current
+        schema.followingReferences(in: root)
     }
 
     private func list(_ values: [JSONValue]?) -> String {

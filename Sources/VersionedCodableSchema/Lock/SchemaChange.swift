@@ -83,8 +83,8 @@ private struct SchemaComparison {
     }
 
     mutating func compare(_ oldSite: JSONSchema, _ newSite: JSONSchema, field: String) {
-        let old = resolve(oldSite, in: oldRoot)
-        let new = resolve(newSite, in: newRoot)
+        let old = oldSite.followingReferences(in: oldRoot)
+        let new = newSite.followingReferences(in: newRoot)
         if oldSite.ref != nil || newSite.ref != nil {
             let pair = "\(oldSite.ref ?? "")|\(newSite.ref ?? "")"
             guard compared.insert(pair).inserted else { return }
@@ -160,22 +160,6 @@ private struct SchemaComparison {
         }
     }
 
-    private func resolve(_ schema: JSONSchema, in root: JSONSchema) -> JSONSchema {
-        var current = schema
-        var steps = 0
-        while let reference = current.ref, steps < 64 {
-            steps += 1
-            if reference == "#" {
-                current = root
-            } else if reference.hasPrefix("#/$defs/"), let target = root.definitions?[String(reference.dropFirst(8))] {
-                current = target
-            } else {
-                break
-            }
-        }
-        return current
-    }
-
     /// The JSON types a schema allows, in words: `integer`, `string or null`, `object`.
     ///
     /// Each reference among the options is summed up once, so that options that refer to each
@@ -198,7 +182,7 @@ private struct SchemaComparison {
             if let summed = known[reference] {
                 return summed
             }
-            let target = resolve(option, in: root)
+            let target = option.followingReferences(in: root)
             known[reference] = target.type?.joined(separator: " or ") ?? "anything"
             let summed = summary(target, root: root, known: &known)
             known[reference] = summed
@@ -225,4 +209,25 @@ private struct SchemaComparison {
 
 extension String {
     fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+extension JSONSchema {
+    /// The schema a reference leads to, in `root`'s definitions (`#/$defs/Name`) or `root` itself
+    /// (`#`), followed until a schema that is not one, up to 64 steps; a reference elsewhere is
+    /// left as it is.
+    package func followingReferences(in root: JSONSchema) -> JSONSchema {
+        var current = self
+        var steps = 0
+        while let reference = current.ref, steps < 64 {
+            steps += 1
+            if reference == "#" {
+                current = root
+            } else if reference.hasPrefix("#/$defs/"), let target = root.definitions?[String(reference.dropFirst(8))] {
+                current = target
+            } else {
+                break
+            }
+        }
+        return current
+    }
 }
