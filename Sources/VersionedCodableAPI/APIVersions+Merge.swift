@@ -415,9 +415,11 @@ struct ThreeWayMerge {
     /// element as the client's version shows it, where that is known for the one array (so that
     /// an id the step up makes from an element's place is not taken for one because another
     /// value shown, a quantity, happens to equal it), and otherwise among the values shown on the
-    /// elements of the arrays there.
+    /// elements of the arrays there: a set's view lists its elements in an order of its own.
     private func isShown(_ identities: [Identity], at pattern: String, _ member: String, sentCount: Int) -> Bool {
-        guard let view = clientView(at: pattern, shownCount: identities.count, sentCount: sentCount) else {
+        guard unordered.kind(at: pattern) == nil,
+            let view = clientView(at: pattern, shownCount: identities.count, sentCount: sentCount)
+        else {
             return identities.allSatisfy(shownIdentities(at: pattern, member).contains)
         }
         return zip(identities, view.shown).allSatisfy { identity, element in

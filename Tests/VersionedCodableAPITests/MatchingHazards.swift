@@ -310,3 +310,31 @@ struct Slots: VersionedCodable, Equatable {
     }
     func downgraded() throws -> SlotsV1 { SlotsV1(slots: slots.map { .init(label: $0.label, quantity: $0.quantity) }) }
 }
+
+/// A set of members with an `id` the client sees, whose `role` version 1 does not show.
+struct RosterV1: VersionedCodable, Equatable {
+    static let version: Int? = 1
+    typealias PreviousVersion = NothingEarlier
+    var members: Set<Member>
+    struct Member: Codable, Hashable {
+        var id: Int
+        var name: String
+    }
+}
+
+struct Roster: VersionedCodable, Equatable {
+    static let version: Int? = 2
+    typealias PreviousVersion = RosterV1
+    var members: Set<Member>
+    struct Member: Codable, Hashable {
+        var id: Int
+        var name: String
+        var role: String
+    }
+
+    init(members: Set<Member>) { self.members = members }
+    init(from old: RosterV1) throws {
+        members = Set(old.members.map { Member(id: $0.id, name: $0.name, role: "") })
+    }
+    func downgraded() throws -> RosterV1 { RosterV1(members: Set(members.map { .init(id: $0.id, name: $0.name) })) }
+}

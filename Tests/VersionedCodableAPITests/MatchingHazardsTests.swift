@@ -273,4 +273,25 @@ struct MatchingHazardsTests {
         )
         #expect(swapped.slots == stored.slots.reversed())
     }
+
+    @Test("A set's elements are matched by the identity the client sees, whatever order its view lists them in")
+    func setMatchedByIdentity() throws {
+        let versions = try twoVersions(of: Roster.self)
+        let stored = Roster(members: [
+            .init(id: 1, name: "a", role: "R1"), .init(id: 2, name: "b", role: "R2"),
+            .init(id: 3, name: "c", role: "R3"),
+        ])
+        let merged = try versions.merge(
+            Roster.self,
+            from: body(#"{"members":[{"id":4,"name":"d"},{"id":1,"name":"A"},{"id":2,"name":"b"}]}"#),
+            at: 1,
+            into: stored
+        )
+        #expect(
+            merged.members == [
+                .init(id: 4, name: "d", role: ""), .init(id: 1, name: "A", role: "R1"),
+                .init(id: 2, name: "b", role: "R2"),
+            ]
+        )
+    }
 }
