@@ -9,7 +9,7 @@ import VersionedCodableSchema
 /// twice, or one that holds itself, adds no second walk. An optional's value, array elements
 /// (`items[]`) and dictionary values (`scores{}`) are compared as fields are. Where a field has
 /// several kinds of value (`anyOf`), only a ``Versioned`` part's are compared beyond their JSON
-/// types: the version each side writes is its first option, as a derived schema lists it.
+/// types: the version each side writes is the newest of its options.
 struct CompatibilityWalk {
     let oldRoot: JSONSchema
     let newRoot: JSONSchema

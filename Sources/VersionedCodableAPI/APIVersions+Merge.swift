@@ -444,9 +444,7 @@ struct ThreeWayMerge {
     private func shownIdentities(at pattern: String, _ member: String) -> Set<Identity> {
         if let cached = found.shownIdentities[pattern + "\u{0}" + member] { return cached }
         var values: Set<Identity> = []
-        let shownPattern = pattern.split(separator: ".", omittingEmptySubsequences: false)
-            .map { $0 == Self.anyKeyName ? String($0) : shownKey(String($0)) }.joined(separator: ".")
-        for element in Self.elements(of: shown, at: pattern.isEmpty ? pattern : shownPattern) {
+        for element in Self.elements(of: shown, at: shownPattern(of: pattern)) {
             guard case .object(let members) = element else { continue }
             for shownMember in members {
                 if let identity = Identity(shownMember.value) { values.insert(identity) }
@@ -469,10 +467,24 @@ struct ThreeWayMerge {
     /// A pattern that the tree does not have (a field the client's version names otherwise)
     /// gives none.
     static func elements(of tree: JSONTree, at pattern: String) -> [JSONTree] {
+        // An array of arrays holds its elements one level down, at the same pattern.
+        func flattened(_ node: JSONTree) -> [JSONTree] {
+            guard case .array(let elements) = node else { return [node] }
+            return elements.flatMap(flattened)
+        }
+        return values(of: tree, at: pattern).flatMap { node -> [JSONTree] in
+            guard case .array = node else { return [] }
+            return flattened(node)
+        }
+    }
+
+    /// The values at `pattern` in `tree`, arrays on the way passed through: what ``elements(of:at:)``
+    /// takes the elements of.
+    private static func values(of tree: JSONTree, at pattern: String) -> [JSONTree] {
         var current = [tree]
         for name in pattern.split(separator: ".", omittingEmptySubsequences: false) where !pattern.isEmpty {
             current = current.flatMap { node -> [JSONTree] in
-                if name == Self.anyKeyName {
+                if name == anyKeyName {
                     guard case .object(let members) = node else { return [] }
                     return members.map(\.value)
                 }
@@ -484,15 +496,14 @@ struct ThreeWayMerge {
                 }
             }
         }
-        // An array of arrays holds its elements one level down, at the same pattern.
-        func flattened(_ node: JSONTree) -> [JSONTree] {
-            guard case .array(let elements) = node else { return [node] }
-            return elements.flatMap(flattened)
-        }
-        return current.flatMap { node -> [JSONTree] in
-            guard case .array = node else { return [] }
-            return flattened(node)
-        }
+        return current
+    }
+
+    /// `pattern` as the client's view names its keys, under the service's key strategy.
+    private func shownPattern(of pattern: String) -> String {
+        guard !pattern.isEmpty else { return pattern }
+        return pattern.split(separator: ".", omittingEmptySubsequences: false)
+            .map { $0 == Self.anyKeyName ? String($0) : shownKey(String($0)) }.joined(separator: ".")
     }
 
     /// Throws where a value the client added (a column under a new key) holds an element whose
@@ -704,8 +715,7 @@ struct ThreeWayMerge {
         shownCount: Int,
         sentCount: Int
     ) -> (shown: [JSONTree], sent: [JSONTree])? {
-        let shownPattern = pattern.split(separator: ".", omittingEmptySubsequences: false)
-            .map { shownKey(String($0)) }.joined(separator: ".")
+        let shownPattern = shownPattern(of: pattern)
         guard Self.arrays(in: shown, at: shownPattern) == 1, Self.arrays(in: shownEdit, at: shownPattern) == 1 else {
             return nil
         }
@@ -717,16 +727,7 @@ struct ThreeWayMerge {
 
     /// How many arrays `tree` holds at `pattern`, counting those nested in arrays there.
     private static func arrays(in tree: JSONTree, at pattern: String) -> Int {
-        var current = [tree]
-        for name in pattern.split(separator: ".", omittingEmptySubsequences: false) where !pattern.isEmpty {
-            current = current.flatMap { node -> [JSONTree] in
-                switch node {
-                case .array(let elements): return elements.compactMap { $0[member: String(name)] }
-                default: return node[member: String(name)].map { [$0] } ?? []
-                }
-            }
-        }
-        return current.reduce(0) { count, node in
+        values(of: tree, at: pattern).reduce(0) { count, node in
             guard case .array(let elements) = node else { return count }
             return count + 1 + elements.filter { if case .array = $0 { true } else { false } }.count
         }
