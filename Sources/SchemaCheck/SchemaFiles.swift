@@ -194,16 +194,21 @@ struct Git {
         }
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let errorWriter = try FileHandle(forWritingTo: errorFile)
+        defer { try? errorWriter.close() }
         let errorReader = try FileHandle(forReadingFrom: errorFile)
+        defer { try? errorReader.close() }
         try? FileManager.default.removeItem(at: errorFile)
         let output = Pipe()
+        defer { try? output.fileHandleForReading.close() }
         process.standardOutput = output
         process.standardError = errorWriter
         // Standard input is a file too, written before git starts, for the same reason.
         let inputFile = errorFile.deletingPathExtension().appendingPathExtension("input")
         defer { try? FileManager.default.removeItem(at: inputFile) }
         try input.write(to: inputFile)
-        process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        let inputReader = try FileHandle(forReadingFrom: inputFile)
+        defer { try? inputReader.close() }
+        process.standardInput = inputReader
         try? FileManager.default.removeItem(at: inputFile)
         // The exit is reported by the termination handler: `waitUntilExit()` polls the calling
         // thread's run loop and, on Linux, can miss the exit when called off the main thread.

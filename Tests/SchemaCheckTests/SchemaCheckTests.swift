@@ -859,4 +859,32 @@ struct SchemaCheckTests {
         #expect(result.status == .breaking)
         #expect(result.output.contains("- author: type changed from string to integer"))
     }
+
+    #if os(Linux)
+        @Test("Running git leaves no file open: a check run in a long-lived process does not use up descriptors")
+        func gitClosesItsFiles() async {
+            // In a child process, so that no other test opens or closes files meanwhile.
+            await #expect(processExitsWith: .success) {
+                func openFiles() -> Int {
+                    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+                }
+                guard let repository = try? Repository() else { exit(2) }
+                defer { repository.delete() }
+                let before = openFiles()
+                for _ in 0..<40 {
+                    _ = try? Git(directory: repository.folder).run(
+                        ["rev-parse", "--show-prefix"],
+                        input: Data("x".utf8)
+                    )
+                    _ = try? Git(directory: repository.folder).run(["cat-file", "-e", "missing^{commit}"])
+                }
+                let after = openFiles()
+                if before < 0 || after - before > 4 {
+                    Issue.record("open files: \(before) before 80 git runs, \(after) after")
+                    exit(1)
+                }
+                exit(0)
+            }
+        }
+    #endif
 }
