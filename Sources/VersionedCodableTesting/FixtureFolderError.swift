@@ -14,6 +14,11 @@ public enum FixtureFolderError: Error, Sendable, Equatable, CustomStringConverti
     /// Files whose names start with a dot, and `.md` and `.txt` notes, are left alone.
     case unrecognizedFileNames([String], folder: URL)
 
+    /// The type's folder holds no fixture, so a test over its fixtures would check nothing.
+    ///
+    /// Add one per version, or record the current version's (see ``FixtureRecordMode``).
+    case noFixtures(folder: URL)
+
     /// A sentence that says what is wrong and where.
     public var description: String {
         switch self {
@@ -23,7 +28,11 @@ public enum FixtureFolderError: Error, Sendable, Equatable, CustomStringConverti
         case .unrecognizedFileNames(let names, let folder):
             return
                 "Fixture files in \(folder.path) are not named by version: \(names.joined(separator: ", ")). "
-                + "Name them v1.json, v1.xml.plist, v1.binary.plist, v1-what-it-shows.json or unversioned.json."
+                + "Name them v1.json, v1.xml.plist, v1.binary.plist, v1-what-it-shows.json or unversioned.json; "
+                + "a label after the dash has no dots."
+        case .noFixtures(let folder):
+            return "No fixtures in \(folder.path), so there is nothing to check. Add one per version, "
+                + "such as v1.json, or record the current version's."
         }
     }
 }

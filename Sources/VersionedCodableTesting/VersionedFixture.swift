@@ -172,8 +172,10 @@ struct FixtureFileName {
             return nil
         }
 
+        // A negative version's sign is not a label's dash: `v-1.json`, `v-1-draft.json`.
         let versionPart: Substring
-        if let dash = stem.firstIndex(of: "-") {
+        let signed = stem.hasPrefix("v-") ? stem.index(stem.startIndex, offsetBy: 2) : stem.startIndex
+        if let dash = stem[signed...].firstIndex(of: "-") {
             versionPart = stem[..<dash]
             let label = stem[stem.index(after: dash)...]
             guard !label.isEmpty, !label.contains(".") else { return nil }
@@ -184,9 +186,10 @@ struct FixtureFileName {
         }
 
         let digits = versionPart.dropFirst()
+        let unsigned = digits.hasPrefix("-") ? digits.dropFirst() : digits
         if versionPart == Self.unversioned {
             version = nil
-        } else if versionPart.first == "v", !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit),
+        } else if versionPart.first == "v", !unsigned.isEmpty, unsigned.allSatisfy(\.isASCIIDigit),
             let number = Int(digits)
         {
             version = number

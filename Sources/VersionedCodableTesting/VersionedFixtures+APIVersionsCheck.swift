@@ -35,7 +35,7 @@ extension VersionedFixtures where Value: Equatable {
     ) -> Int {
         let current: [VersionedFixture]
         do {
-            current = try all().filter { $0.version == Value.version }
+            current = try Self.fixtures(in: folder).filter { $0.version == Value.version }
         } catch {
             recordIssue("\(error)", at: sourceLocation)
             return 0

@@ -104,6 +104,14 @@ extension VersionedFixtures {
             )
             report.issueCount += 1
         }
+        if samples.isEmpty {
+            recordIssue(
+                "\(Self.folderName): checkCompatibility was given no samples, so nothing was written as an "
+                    + "older version and nothing was checked. Pass typical values with every field set.",
+                at: sourceLocation
+            )
+            report.issueCount += 1
+        }
         for (index, sample) in samples.enumerated() {
             for type in older {
                 let failures = checkSample(
@@ -231,21 +239,27 @@ extension VersionedFixtures {
         return !differences(between: value, and: other).isEmpty
     }
 
-    /// The fields whose JSON differs, as `path: before → after`.
+    /// The fields whose JSON differs, as `path: before → after`, written with ``jsonEncoder``'s
+    /// settings and `userInfo`. Values that cannot be written are a difference, so that a check
+    /// never passes on a comparison it could not make.
     func differences<T: VersionedCodable>(between before: T, and after: T) -> [String] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard
-            let old = try? JSONSerialization.jsonObject(
+        encoder.keyEncodingStrategy = jsonEncoder.keyEncodingStrategy
+        encoder.dateEncodingStrategy = jsonEncoder.dateEncodingStrategy
+        encoder.dataEncodingStrategy = jsonEncoder.dataEncodingStrategy
+        encoder.nonConformingFloatEncodingStrategy = jsonEncoder.nonConformingFloatEncodingStrategy
+        encoder.userInfo = jsonEncoder.userInfo
+        let old: Any
+        let new: Any
+        do {
+            old = try JSONSerialization.jsonObject(
                 with: encoder.encode(versioned: before),
                 options: [.fragmentsAllowed]
-            ),
-            let new = try? JSONSerialization.jsonObject(
-                with: encoder.encode(versioned: after),
-                options: [.fragmentsAllowed]
             )
-        else {
-            return []
+            new = try JSONSerialization.jsonObject(with: encoder.encode(versioned: after), options: [.fragmentsAllowed])
+        } catch {
+            return ["the values could not be compared, since writing them as JSON failed: \(error)"]
         }
         var found: [String] = []
         collectDifferences(old, new, path: "", into: &found)

@@ -43,7 +43,7 @@ extension VersionedFixtures {
 
         let fixtures: [VersionedFixture]
         do {
-            fixtures = try all()
+            fixtures = try Self.fixtures(in: folder)
         } catch FixtureFolderError.folderMissing {
             fixtures = []
         } catch {

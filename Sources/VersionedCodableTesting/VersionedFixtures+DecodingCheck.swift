@@ -105,7 +105,7 @@ extension VersionedFixtures {
         var summary = FixtureDecodingSummary<Value>()
         let fixtures: [VersionedFixture]
         do {
-            fixtures = try all()
+            fixtures = try Self.fixtures(in: folder)
         } catch {
             record("\(error)", in: &summary, at: sourceLocation)
             return summary

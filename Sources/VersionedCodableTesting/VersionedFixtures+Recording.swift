@@ -23,25 +23,33 @@ extension VersionedFixtures {
             return false
         }
 
+        let urls = recordedFormats.map {
+            recordingFolder.appendingPathComponent(VersionedFixture.fileName(forVersion: Value.version, format: $0))
+        }
+        if let existing = urls.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            recordIssue(
+                "Record mode found \(existing.path) in the source folder, but \(folder.path) has no fixture of "
+                    + "version \(describe(Value.version)). If it was recorded earlier in this run, run the tests "
+                    + "again so that the build copies it; otherwise check that the test target copies its "
+                    + "fixtures with `resources: [.copy(\"Fixtures\")]`.",
+                at: sourceLocation
+            )
+            return false
+        }
         var written: [String] = []
-        for format in recordedFormats {
-            let fileName = VersionedFixture.fileName(forVersion: Value.version, format: format)
-            let url = recordingFolder.appendingPathComponent(fileName)
-            if FileManager.default.fileExists(atPath: url.path) {
-                recordIssue(
-                    "Record mode found \(url.path) in the source folder, but \(folder.path) has no fixture of "
-                        + "version \(describe(Value.version)): check that the test target copies its fixtures "
-                        + "with `resources: [.copy(\"Fixtures\")]`.",
-                    at: sourceLocation
-                )
-                return false
-            }
+        for (format, url) in zip(recordedFormats, urls) {
             do {
                 try writeFixture(of: sample, as: format, to: url)
                 written.append(url.path)
             } catch {
+                // All of the version's formats or none: a partial set would pass the coverage check
+                // later with the other formats never written.
+                for path in written {
+                    try? FileManager.default.removeItem(atPath: path)
+                }
                 recordIssue(
-                    "Record mode could not write \(url.path) from the sample: \(error)",
+                    "Record mode could not write \(url.path) from the sample, or could not read it back; "
+                        + "no fixture of version \(describe(Value.version)) was kept: \(error)",
                     at: sourceLocation
                 )
                 return false
@@ -75,7 +83,16 @@ extension VersionedFixtures {
             encoder.userInfo = propertyListEncoder.userInfo
             data = try encoder.encode(versioned: sample)
         }
-        try data.write(to: url, options: .withoutOverwriting)
+        // Written beside it and moved into place, which refuses an existing file, so that a test
+        // reading the folder meanwhile never sees part of it.
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).partial")
+        try data.write(to: partial)
+        do {
+            try fileManager.moveItem(at: partial, to: url)
+        } catch {
+            try? fileManager.removeItem(at: partial)
+            throw error
+        }
 
         do {
             guard let fixture = VersionedFixture(url: url) else {

@@ -26,7 +26,7 @@ extension VersionedFixtures {
     public func checkEveryFixtureMatchesItsSchema(sourceLocation: SourceLocation = #_sourceLocation) -> Int {
         let fixtures: [VersionedFixture]
         do {
-            fixtures = try all().filter { $0.format == .json }
+            fixtures = try Self.fixtures(in: folder).filter { $0.format == .json }
         } catch {
             recordIssue("\(error)", at: sourceLocation)
             return 0

@@ -162,10 +162,15 @@ public struct VersionedFixtures<Value: VersionedCodable>: Sendable {
     /// ```
     ///
     /// - Returns: The fixtures in ``folder``, ordered by version, label and format.
-    /// - Throws: ``FixtureFolderError`` when the folder is missing or holds files that are not
-    ///   named by version.
+    /// - Throws: ``FixtureFolderError`` when the folder is missing, holds files that are not
+    ///   named by version, or holds no fixture: a test over an empty list would pass without
+    ///   checking anything.
     public func all() throws -> [VersionedFixture] {
-        try Self.fixtures(in: folder)
+        let fixtures = try Self.fixtures(in: folder)
+        guard !fixtures.isEmpty else {
+            throw FixtureFolderError.noFixtures(folder: folder)
+        }
+        return fixtures
     }
 
     /// Decodes a fixture into the current type, migrating it from the version it was stored as.
