@@ -190,7 +190,7 @@ struct FixtureFileName {
         if versionPart == Self.unversioned {
             version = nil
         } else if versionPart.first == "v", !unsigned.isEmpty, unsigned.allSatisfy(\.isASCIIDigit),
-            let number = Int(digits)
+            let number = Int(digits), number != 0 || unsigned == digits
         {
             version = number
         } else {

@@ -190,9 +190,11 @@ extension VersionedFixtures {
                 let rewritten = try rewrite(document, as: olderType)
                 let read = try jsonDecoder.decode(versioned: Value.self, from: rewritten)
                 if let readBack, differs(read, from: readBack) {
+                    let differences = self.differences(between: readBack, and: read)
                     failures.append(
                         prefix + " and saved again by the old build reads back as \(read), not as "
-                            + "\(readBack), which the document itself reads as."
+                            + "\(readBack), which the document itself reads as"
+                            + (differences.isEmpty ? "." : ": " + differences.joined(separator: "; "))
                     )
                 }
                 readBack = readBack ?? read

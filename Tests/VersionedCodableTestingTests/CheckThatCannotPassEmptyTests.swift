@@ -43,6 +43,38 @@ struct Reading: VersionedCodable {
     }
 }
 
+/// A labelled reading that cannot be written without its label, which migrating from version 1
+/// leaves empty.
+struct LabelledReading: VersionedCodable {
+    static let version: Int? = 2
+    typealias PreviousVersion = ReadingV1
+    var value: Double
+    var label: String
+
+    init(value: Double, label: String) {
+        self.value = value
+        self.label = label
+    }
+
+    init(from old: ReadingV1) throws {
+        value = old.value
+        label = ""
+    }
+
+    func downgraded() throws -> ReadingV1 { ReadingV1(value: value) }
+
+    enum CodingKeys: String, CodingKey { case value, label }
+
+    func encode(to encoder: any Encoder) throws {
+        guard !label.isEmpty else {
+            throw EncodingError.invalidValue(self, .init(codingPath: [], debugDescription: "A reading needs a label."))
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(value, forKey: .value)
+        try container.encode(label, forKey: .label)
+    }
+}
+
 @Suite("A check never passes on what it did not check")
 struct CheckThatCannotPassEmptyTests {
     @Test("A compatibility check given no samples is an issue")
@@ -101,5 +133,16 @@ struct CheckThatCannotPassEmptyTests {
         #expect(labelled?.label == "draft")
         #expect(VersionedFixture(url: URL(fileURLWithPath: "/f/v-.json")) == nil)
         #expect(VersionedFixture(url: URL(fileURLWithPath: "/f/v--1.json")) == nil)
+        #expect(VersionedFixture(url: URL(fileURLWithPath: "/f/v-0.json")) == nil, "version 0 has one name, v0")
+    }
+
+    @Test("Values that cannot be written to be compared are reported as such, not as equal or as changed")
+    func valuesThatCannotBeCompared() throws {
+        let directory = try TemporaryDirectory()
+        let fixtures = VersionedFixtures(LabelledReading.self, directory: directory.url)
+        let issues = issuesRecorded {
+            _ = fixtures.checkCompatibility(.full, samples: [LabelledReading(value: 1, label: "weight")])
+        }
+        #expect(issues.map(message).contains { $0.contains("saved again") && $0.contains("could not be compared") })
     }
 }
