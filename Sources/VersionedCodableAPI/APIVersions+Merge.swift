@@ -716,21 +716,26 @@ struct ThreeWayMerge {
         sentCount: Int
     ) -> (shown: [JSONTree], sent: [JSONTree])? {
         let shownPattern = shownPattern(of: pattern)
-        guard Self.arrays(in: shown, at: shownPattern) == 1, Self.arrays(in: shownEdit, at: shownPattern) == 1 else {
+        guard let shownElements = Self.onlyArray(in: shown, at: shownPattern),
+            let sentElements = Self.onlyArray(in: shownEdit, at: shownPattern),
+            shownElements.count == shownCount, sentElements.count == sentCount
+        else {
             return nil
         }
-        let shownElements = Self.elements(of: shown, at: shownPattern)
-        let sentElements = Self.elements(of: shownEdit, at: shownPattern)
-        guard shownElements.count == shownCount, sentElements.count == sentCount else { return nil }
         return (shownElements, sentElements)
     }
 
-    /// How many arrays `tree` holds at `pattern`, counting those nested in arrays there.
-    private static func arrays(in tree: JSONTree, at pattern: String) -> Int {
-        values(of: tree, at: pattern).reduce(0) { count, node in
-            guard case .array(let elements) = node else { return count }
-            return count + 1 + elements.filter { if case .array = $0 { true } else { false } }.count
+    /// The elements of the one array `tree` holds at `pattern`, or `nil` where it holds none, or
+    /// several, counting arrays nested in an array there.
+    private static func onlyArray(in tree: JSONTree, at pattern: String) -> [JSONTree]? {
+        func isArray(_ node: JSONTree) -> Bool {
+            if case .array = node { true } else { false }
         }
+        let arrays = values(of: tree, at: pattern).filter(isArray)
+        guard arrays.count == 1, case .array(let elements) = arrays[0], !elements.contains(where: isArray) else {
+            return nil
+        }
+        return elements
     }
 
     private func failure(_ path: String, _ reason: String) -> APIVersionError {
