@@ -46,8 +46,8 @@ struct CompatibilityWalk {
             let pair = "\(oldSite.ref ?? "")|\(newSite.ref ?? "")|\(keeping.contains(field))"
             guard compared.insert(pair).inserted else { return }
         }
-        let old = resolve(oldSite, in: oldRoot)
-        let new = resolve(newSite, in: newRoot)
+        let old = oldSite.followingReferences(in: oldRoot)
+        let new = newSite.followingReferences(in: newRoot)
         guard old.anyOf != nil || new.anyOf != nil else {
             return compareOne(old, new, field: field, keeping: keeping)
         }
@@ -161,8 +161,8 @@ struct CompatibilityWalk {
         field: String,
         keeping: Set<String>
     ) {
-        let olds = oldOptions.map { resolve($0, in: oldRoot) }
-        let news = newOptions.map { resolve($0, in: newRoot) }
+        let olds = oldOptions.map { $0.followingReferences(in: oldRoot) }
+        let news = newOptions.map { $0.followingReferences(in: newRoot) }
         guard let first = olds.first, let path = versionPath(in: first, root: oldRoot),
             let old = newest(olds, at: path, in: oldRoot), let new = newest(news, at: path, in: newRoot)
         else {
@@ -208,7 +208,8 @@ struct CompatibilityWalk {
             return [key]
         }
         for key in properties.keys.sorted() {
-            if let below = versionPath(in: resolve(properties[key]!, in: root), root: root, depth: depth + 1) {
+            if let below = versionPath(in: properties[key]!.followingReferences(in: root), root: root, depth: depth + 1)
+            {
                 return [key] + below
             }
         }
@@ -228,10 +229,10 @@ struct CompatibilityWalk {
     private func member(_ path: [String], of schema: JSONSchema, in root: JSONSchema) -> JSONSchema? {
         var current = schema
         for key in path {
-            guard let next = resolve(current, in: root).properties?[key] else { return nil }
+            guard let next = current.followingReferences(in: root).properties?[key] else { return nil }
             current = next
         }
-        return resolve(current, in: root)
+        return current.followingReferences(in: root)
     }
 
     /// `schema` with the member at `path` replaced, the objects on the way taken out of their
@@ -242,7 +243,7 @@ struct CompatibilityWalk {
         root: JSONSchema,
         with value: JSONSchema?
     ) -> JSONSchema {
-        var copy = resolve(schema, in: root)
+        var copy = schema.followingReferences(in: root)
         guard let key = path.first, let value else { return copy }
         if path.count == 1 {
             copy.properties?[key] = value
@@ -258,21 +259,17 @@ struct CompatibilityWalk {
     }
 
     private func isNull(_ site: JSONSchema, in root: JSONSchema) -> Bool {
-        resolve(site, in: root).type == ["null"]
+        site.followingReferences(in: root).type == ["null"]
     }
 
     /// The JSON types any of the options allows; empty where one allows anything.
     private func types(of options: [JSONSchema], in root: JSONSchema) -> Set<String> {
         var types: Set<String> = []
         for option in options {
-            guard let named = resolve(option, in: root).type else { return [] }
+            guard let named = option.followingReferences(in: root).type else { return [] }
             types.formUnion(named)
         }
         return types
-    }
-
-    private func resolve(_ schema: JSONSchema, in root: JSONSchema) -> JSONSchema {
-        schema.followingReferences(in: root)
     }
 
     private func list(_ values: [JSONValue]?) -> String {
