@@ -34,18 +34,14 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
     /// ``SpecWritten`` is made of it.
     final class Recording {
         let path: [String]
-        private(set) var keys: [String] = []
-        /// What was written under each key, an object recorded whole as what it stays.
-        private(set) var values: [SpecWritten.Entry] = []
-        /// The objects opened with `nestedContainer` or `superEncoder`, which the spec may still
-        /// write into: made what they stay once the spec is done.
-        private var opening: [(index: Int, object: Recording)] = []
-        /// Whether the spec opened a keyed container here, so that what it wrote here is an
-        /// object.
-        var opened = false
         /// Whether the spec reached this object through `nestedContainer` or `superEncoder` at
         /// its key, rather than by following a value it wrote there.
         let isOpenedAtKey: Bool
+        /// What the spec wrote here: one stored value, so that each change is one access.
+        private var object = Object()
+        /// Whether the spec opened a keyed container here, so that what it wrote here is an
+        /// object.
+        var opened = false
         /// A single value written here through a super encoder: the key's value, where no keyed
         /// container was opened.
         var single: (any Encodable)?
@@ -58,46 +54,59 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
             self.isOpenedAtKey = isOpenedAtKey
         }
 
-        func set(_ key: String, _ entry: SpecWritten.Entry) {
-            if let index = keys.firstIndex(of: key) {
-                values[index] = entry
-                opening.removeAll { $0.index == index }
-            } else {
-                keys.append(key)
-                values.append(entry)
+        private struct Object {
+            var keys: [String] = []
+            /// What was written under each key, an object recorded whole as what it stays.
+            var values: [SpecWritten.Entry] = []
+            /// The objects opened with `nestedContainer` or `superEncoder`, which the spec may
+            /// still write into: made what they stay once the spec is done.
+            var opening: [(index: Int, object: Recording)] = []
+
+            mutating func set(_ key: String, _ entry: SpecWritten.Entry) {
+                if let index = keys.firstIndex(of: key) {
+                    values[index] = entry
+                    opening.removeAll { $0.index == index }
+                } else {
+                    keys.append(key)
+                    values.append(entry)
+                }
             }
+        }
+
+        func set(_ key: String, _ entry: SpecWritten.Entry) {
+            object.set(key, entry)
         }
 
         /// The object opened at `key`, made if the spec has not opened one there yet, with what
         /// it wrote there already as an object.
         func object(at key: String) -> Recording {
-            let index = keys.firstIndex(of: key)
-            if let index, let existing = opening.first(where: { $0.index == index }) {
+            let index = object.keys.firstIndex(of: key)
+            if let index, let existing = object.opening.first(where: { $0.index == index }) {
                 return existing.object
             }
             let made = Recording(path: path + [key], isOpenedAtKey: true)
-            if let index, case .object(let written) = values[index] {
-                made.keys = written.keys
-                made.values = written.values
+            if let index, case .object(let written) = object.values[index] {
+                made.object.keys = written.keys
+                made.object.values = written.values
             }
             // Its place in the order is taken now; what stands there is replaced once the spec
             // is done, by ``written``.
-            set(key, .value(Int?.none))
-            opening.append((keys.firstIndex(of: key)!, made))
+            object.set(key, .value(Int?.none))
+            object.opening.append((object.keys.firstIndex(of: key)!, made))
             return made
         }
 
         /// What was recorded here and below, as it stays.
         var written: SpecWritten {
-            var values = values
-            for (index, object) in opening {
-                if !object.opened, let single = object.single {
-                    values[index] = .value(single)
+            var object = object
+            for (index, opened) in object.opening {
+                if !opened.opened, let single = opened.single {
+                    object.values[index] = .value(single)
                 } else {
-                    values[index] = .object(object.written)
+                    object.values[index] = .object(opened.written)
                 }
             }
-            return SpecWritten(path: path, keys: keys, values: values)
+            return SpecWritten(path: path, keys: object.keys, values: object.values)
         }
     }
 
