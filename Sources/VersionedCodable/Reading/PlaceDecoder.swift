@@ -529,8 +529,9 @@ final class KeysRead: Sendable {
 ///
 /// Made for one decode, filled while its reader reads, and ended with it.
 final class KeyNotes {
-    private(set) var keys: [String] = []
-    private var objects: [(key: String, notes: KeyNotes)] = []
+    /// The keys read here, in the order first read, and the notes of the objects read below
+    /// them: one stored value, so that noting a key is one checked access.
+    private var noted = Noted()
     /// Whether the reader asked for a key that is missing or `null` here.
     var metMissingKey = false
     /// Whether the reader read every key at once (a dictionary).
@@ -539,35 +540,60 @@ final class KeyNotes {
     /// key's value, not an object.
     var readValue = false
 
-    init(capacity: Int = 0) {
-        keys.reserveCapacity(capacity)
+    private struct Noted {
+        var keys: [String] = []
+        var objects: [(key: String, notes: KeyNotes)] = []
+
+        mutating func note(_ key: String) {
+            if !keys.contains(key) {
+                keys.append(key)
+            }
+        }
+
+        mutating func object(at key: String) -> KeyNotes {
+            if let existing = child(key) {
+                return existing
+            }
+            let made = KeyNotes()
+            objects.append((key, made))
+            note(key)
+            return made
+        }
+
+        func child(_ key: String) -> KeyNotes? {
+            objects.first { $0.key == key }?.notes
+        }
+
+        /// The notes of the object below `key`, where the reader read an object there rather
+        /// than a value through a super decoder.
+        func objectRead(_ key: String) -> KeyNotes? {
+            child(key).flatMap { $0.readValue ? nil : $0 }
+        }
     }
 
+    init(capacity: Int = 0) {
+        noted.keys.reserveCapacity(capacity)
+    }
+
+    var keys: [String] { noted.keys }
+
     func note(_ key: String) {
-        if !keys.contains(key) {
-            keys.append(key)
-        }
+        noted.note(key)
     }
 
     /// The notes of the object below `key`, made if the reader has not read one there yet.
     func object(at key: String) -> KeyNotes {
-        if let existing = child(key) {
-            return existing
-        }
-        let made = KeyNotes()
-        objects.append((key, made))
-        note(key)
-        return made
+        noted.object(at: key)
     }
 
     /// The notes of the object below `key`, if the reader read one there.
     func child(_ key: String) -> KeyNotes? {
-        objects.first { $0.key == key }?.notes
+        noted.child(key)
     }
 
     /// Whether the reader met a missing key or `null` here or below.
     var metMissingKeyAnywhere: Bool {
-        metMissingKey || objects.contains { $0.notes.metMissingKeyAnywhere }
+        metMissingKey || noted.objects.contains { $0.notes.metMissingKeyAnywhere }
     }
 
     /// What was read, as the spec's place: `made`, the place of an earlier document of the same
@@ -576,20 +602,15 @@ final class KeyNotes {
         isRead(as: made, namingOlderBuilds: namingOlderBuilds) ? made : read(namingOlderBuilds: namingOlderBuilds)
     }
 
-    /// The notes of the object below `key`, where the reader read an object there rather than a
-    /// value through a super decoder.
-    private func objectRead(_ key: String) -> KeyNotes? {
-        child(key).flatMap { $0.readValue ? nil : $0 }
-    }
-
     /// Whether `place` is what ``read(namingOlderBuilds:)`` makes of these notes.
     private func isRead(as place: KeysRead, namingOlderBuilds: Bool) -> Bool {
-        guard keys == place.keys else {
+        let noted = noted
+        guard noted.keys == place.keys else {
             return false
         }
         var singleValues = 0
-        for key in keys {
-            if let child = objectRead(key) {
+        for key in noted.keys {
+            if let child = noted.objectRead(key) {
                 guard let other = place.child(key), child.isRead(as: other, namingOlderBuilds: namingOlderBuilds) else {
                     return false
                 }
@@ -598,7 +619,7 @@ final class KeyNotes {
             }
         }
         // The keys that name older builds follow from the keys read.
-        return place.objects.count == keys.count - singleValues
+        return place.objects.count == noted.keys.count - singleValues
             && place.declarations.count == (namingOlderBuilds ? 2 * singleValues : 0)
     }
 
@@ -608,14 +629,15 @@ final class KeyNotes {
     func read(namingOlderBuilds: Bool) -> KeysRead {
         var declarations: [String] = []
         var below: [(key: String, keys: KeysRead)] = []
-        for key in keys {
-            if let child = objectRead(key) {
+        let noted = noted
+        for key in noted.keys {
+            if let child = noted.objectRead(key) {
                 below.append((key, child.read(namingOlderBuilds: namingOlderBuilds)))
             } else if namingOlderBuilds {
                 let declaration = declarationKeys(besideVersionKey: key)
                 declarations += [declaration.readable, declaration.writable]
             }
         }
-        return KeysRead(keys, declarations: declarations, objects: below)
+        return KeysRead(noted.keys, declarations: declarations, objects: below)
     }
 }
