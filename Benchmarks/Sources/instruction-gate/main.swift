@@ -160,7 +160,7 @@ func readProfiles(in folder: URL) throws -> [String: [String: Double]] {
 /// The tables are keyed by the types' addresses, which move whenever any code changes, so how
 /// many slots one lookup walks, and the instructions it takes, changes between two builds of the
 /// same source: a row moved by up to 6% that way. Left out, a row repeats between builds to
-/// within about 0.05%; the lookups themselves are still counted.
+/// within about 0.2%; the lookups themselves are still counted.
 func isAddressDependent(_ function: Substring) -> Bool {
     function.contains("MetadataCacheKey::operator==") || function.contains("ConcurrentReadableHashMap")
 }
@@ -223,7 +223,7 @@ if !recording && committed == nil {
     fail("no thresholds at \(thresholdsPath); run with --record to write them")
 }
 // Instruction counts repeat exactly for one build and, without the runtime's probing of its
-// address-keyed tables (see `isAddressDependent`), to within about 0.05% between builds: 2%
+// address-keyed tables (see `isAddressDependent`), to within about 0.2% between builds: 2%
 // leaves room for a toolchain's drift and fails a change that costs a row more than that. The
 // allocation counts do not move, so they are checked exactly.
 let tolerance = committed?.tolerance ?? 0.02
