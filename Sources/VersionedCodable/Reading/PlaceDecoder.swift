@@ -531,7 +531,8 @@ final class KeysRead: Sendable {
 final class KeyNotes {
     /// The keys read here, in the order first read, and the notes of the objects read below
     /// them: one stored value, so that noting a key is one checked access.
-    private var noted = Noted()
+    private var noted: Noted = ([], [])
+    private typealias Noted = (keys: [String], objects: [(key: String, notes: KeyNotes)])
     /// Whether the reader asked for a key that is missing or `null` here.
     var metMissingKey = false
     /// Whether the reader read every key at once (a dictionary).
@@ -540,37 +541,6 @@ final class KeyNotes {
     /// key's value, not an object.
     var readValue = false
 
-    private struct Noted {
-        var keys: [String] = []
-        var objects: [(key: String, notes: KeyNotes)] = []
-
-        mutating func note(_ key: String) {
-            if !keys.contains(key) {
-                keys.append(key)
-            }
-        }
-
-        mutating func object(at key: String) -> KeyNotes {
-            if let existing = child(key) {
-                return existing
-            }
-            let made = KeyNotes()
-            objects.append((key, made))
-            note(key)
-            return made
-        }
-
-        func child(_ key: String) -> KeyNotes? {
-            objects.first { $0.key == key }?.notes
-        }
-
-        /// The notes of the object below `key`, where the reader read an object there rather
-        /// than a value through a super decoder.
-        func objectRead(_ key: String) -> KeyNotes? {
-            child(key).flatMap { $0.readValue ? nil : $0 }
-        }
-    }
-
     init(capacity: Int = 0) {
         noted.keys.reserveCapacity(capacity)
     }
@@ -578,17 +548,43 @@ final class KeyNotes {
     var keys: [String] { noted.keys }
 
     func note(_ key: String) {
-        noted.note(key)
+        Self.note(key, in: &noted)
+    }
+
+    private static func note(_ key: String, in noted: inout Noted) {
+        if !noted.keys.contains(key) {
+            noted.keys.append(key)
+        }
     }
 
     /// The notes of the object below `key`, made if the reader has not read one there yet.
     func object(at key: String) -> KeyNotes {
-        noted.object(at: key)
+        Self.object(at: key, in: &noted)
+    }
+
+    private static func object(at key: String, in noted: inout Noted) -> KeyNotes {
+        if let existing = child(key, of: noted) {
+            return existing
+        }
+        let made = KeyNotes()
+        noted.objects.append((key, made))
+        note(key, in: &noted)
+        return made
     }
 
     /// The notes of the object below `key`, if the reader read one there.
     func child(_ key: String) -> KeyNotes? {
-        noted.child(key)
+        Self.child(key, of: noted)
+    }
+
+    private static func child(_ key: String, of noted: Noted) -> KeyNotes? {
+        noted.objects.first { $0.key == key }?.notes
+    }
+
+    /// The notes of the object below `key`, where the reader read an object there rather than a
+    /// value through a super decoder.
+    private static func objectRead(_ key: String, of noted: Noted) -> KeyNotes? {
+        child(key, of: noted).flatMap { $0.readValue ? nil : $0 }
     }
 
     /// Whether the reader met a missing key or `null` here or below.
@@ -610,7 +606,7 @@ final class KeyNotes {
         }
         var singleValues = 0
         for key in noted.keys {
-            if let child = noted.objectRead(key) {
+            if let child = Self.objectRead(key, of: noted) {
                 guard let other = place.child(key), child.isRead(as: other, namingOlderBuilds: namingOlderBuilds) else {
                     return false
                 }
@@ -631,7 +627,7 @@ final class KeyNotes {
         var below: [(key: String, keys: KeysRead)] = []
         let noted = noted
         for key in noted.keys {
-            if let child = noted.objectRead(key) {
+            if let child = Self.objectRead(key, of: noted) {
                 below.append((key, child.read(namingOlderBuilds: namingOlderBuilds)))
             } else if namingOlderBuilds {
                 let declaration = declarationKeys(besideVersionKey: key)

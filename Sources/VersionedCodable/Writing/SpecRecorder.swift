@@ -37,8 +37,14 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
         /// Whether the spec reached this object through `nestedContainer` or `superEncoder` at
         /// its key, rather than by following a value it wrote there.
         let isOpenedAtKey: Bool
-        /// What the spec wrote here: one stored value, so that each change is one access.
-        private var object = Object()
+        /// What the spec wrote here: the keys, what was written under each (an object recorded
+        /// whole as what it stays), and the objects opened with `nestedContainer` or
+        /// `superEncoder`, which the spec may still write into, made what they stay once the spec
+        /// is done. One stored value, so that recording a key is one checked access.
+        private var object: Object = ([], [], [])
+        private typealias Object = (
+            keys: [String], values: [SpecWritten.Entry], opening: [(index: Int, object: Recording)]
+        )
         /// Whether the spec opened a keyed container here, so that what it wrote here is an
         /// object.
         var opened = false
@@ -54,27 +60,18 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
             self.isOpenedAtKey = isOpenedAtKey
         }
 
-        private struct Object {
-            var keys: [String] = []
-            /// What was written under each key, an object recorded whole as what it stays.
-            var values: [SpecWritten.Entry] = []
-            /// The objects opened with `nestedContainer` or `superEncoder`, which the spec may
-            /// still write into: made what they stay once the spec is done.
-            var opening: [(index: Int, object: Recording)] = []
-
-            mutating func set(_ key: String, _ entry: SpecWritten.Entry) {
-                if let index = keys.firstIndex(of: key) {
-                    values[index] = entry
-                    opening.removeAll { $0.index == index }
-                } else {
-                    keys.append(key)
-                    values.append(entry)
-                }
-            }
+        func set(_ key: String, _ entry: SpecWritten.Entry) {
+            Self.set(key, entry, in: &object)
         }
 
-        func set(_ key: String, _ entry: SpecWritten.Entry) {
-            object.set(key, entry)
+        private static func set(_ key: String, _ entry: SpecWritten.Entry, in object: inout Object) {
+            if let index = object.keys.firstIndex(of: key) {
+                object.values[index] = entry
+                object.opening.removeAll { $0.index == index }
+            } else {
+                object.keys.append(key)
+                object.values.append(entry)
+            }
         }
 
         /// The object opened at `key`, made if the spec has not opened one there yet, with what
@@ -91,7 +88,7 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
             }
             // Its place in the order is taken now; what stands there is replaced once the spec
             // is done, by ``written``.
-            object.set(key, .value(Int?.none))
+            set(key, .value(Int?.none))
             object.opening.append((object.keys.firstIndex(of: key)!, made))
             return made
         }
