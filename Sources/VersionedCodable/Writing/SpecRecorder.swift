@@ -41,8 +41,8 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
         /// whole as what it stays), and the objects opened with `nestedContainer` or
         /// `superEncoder`, which the spec may still write into, made what they stay once the spec
         /// is done. One stored value, so that recording a key is one checked access.
-        private var object: Object = ([], [], [])
-        private typealias Object = (
+        private var recorded: Recorded = ([], [], [])
+        private typealias Recorded = (
             keys: [String], values: [SpecWritten.Entry], opening: [(index: Int, object: Recording)]
         )
         /// Whether the spec opened a keyed container here, so that what it wrote here is an
@@ -61,49 +61,49 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
         }
 
         func set(_ key: String, _ entry: SpecWritten.Entry) {
-            Self.set(key, entry, in: &object)
+            Self.set(key, entry, in: &recorded)
         }
 
-        private static func set(_ key: String, _ entry: SpecWritten.Entry, in object: inout Object) {
-            if let index = object.keys.firstIndex(of: key) {
-                object.values[index] = entry
-                object.opening.removeAll { $0.index == index }
+        private static func set(_ key: String, _ entry: SpecWritten.Entry, in recorded: inout Recorded) {
+            if let index = recorded.keys.firstIndex(of: key) {
+                recorded.values[index] = entry
+                recorded.opening.removeAll { $0.index == index }
             } else {
-                object.keys.append(key)
-                object.values.append(entry)
+                recorded.keys.append(key)
+                recorded.values.append(entry)
             }
         }
 
         /// The object opened at `key`, made if the spec has not opened one there yet, with what
         /// it wrote there already as an object.
         func object(at key: String) -> Recording {
-            let index = object.keys.firstIndex(of: key)
-            if let index, let existing = object.opening.first(where: { $0.index == index }) {
+            let index = recorded.keys.firstIndex(of: key)
+            if let index, let existing = recorded.opening.first(where: { $0.index == index }) {
                 return existing.object
             }
             let made = Recording(path: path + [key], isOpenedAtKey: true)
-            if let index, case .object(let written) = object.values[index] {
-                made.object.keys = written.keys
-                made.object.values = written.values
+            if let index, case .object(let written) = recorded.values[index] {
+                made.recorded.keys = written.keys
+                made.recorded.values = written.values
             }
             // Its place in the order is taken now; what stands there is replaced once the spec
             // is done, by ``written``.
             set(key, .value(Int?.none))
-            object.opening.append((object.keys.firstIndex(of: key)!, made))
+            recorded.opening.append((recorded.keys.firstIndex(of: key)!, made))
             return made
         }
 
         /// What was recorded here and below, as it stays.
         var written: SpecWritten {
-            var object = object
-            for (index, opened) in object.opening {
+            var recorded = recorded
+            for (index, opened) in recorded.opening {
                 if !opened.opened, let single = opened.single {
-                    object.values[index] = .value(single)
+                    recorded.values[index] = .value(single)
                 } else {
-                    object.values[index] = .object(opened.written)
+                    recorded.values[index] = .object(opened.written)
                 }
             }
-            return SpecWritten(path: path, keys: object.keys, values: object.values)
+            return SpecWritten(path: path, keys: recorded.keys, values: recorded.values)
         }
     }
 
