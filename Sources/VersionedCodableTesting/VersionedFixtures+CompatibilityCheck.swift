@@ -241,25 +241,21 @@ extension VersionedFixtures {
         return !differences(between: value, and: other).isEmpty
     }
 
-    /// The fields whose JSON differs, as `path: before → after`, written with ``jsonEncoder``'s
-    /// settings and `userInfo`. Values that cannot be written are a difference, so that a check
-    /// never passes on a comparison it could not make.
+    /// The fields whose JSON differs, as `path: before → after`, written with ``jsonEncoder``
+    /// (compared once parsed, so its formatting does not count). Values that cannot be written are
+    /// a difference, so that a check never passes on a comparison it could not make.
     func differences<T: VersionedCodable>(between before: T, and after: T) -> [String] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = jsonEncoder.keyEncodingStrategy
-        encoder.dateEncodingStrategy = jsonEncoder.dateEncodingStrategy
-        encoder.dataEncodingStrategy = jsonEncoder.dataEncodingStrategy
-        encoder.nonConformingFloatEncodingStrategy = jsonEncoder.nonConformingFloatEncodingStrategy
-        encoder.userInfo = jsonEncoder.userInfo
         let old: Any
         let new: Any
         do {
             old = try JSONSerialization.jsonObject(
-                with: encoder.encode(versioned: before),
+                with: jsonEncoder.encode(versioned: before),
                 options: [.fragmentsAllowed]
             )
-            new = try JSONSerialization.jsonObject(with: encoder.encode(versioned: after), options: [.fragmentsAllowed])
+            new = try JSONSerialization.jsonObject(
+                with: jsonEncoder.encode(versioned: after),
+                options: [.fragmentsAllowed]
+            )
         } catch {
             return ["the values could not be compared, since writing them as JSON failed: \(error)"]
         }
