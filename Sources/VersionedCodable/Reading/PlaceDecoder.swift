@@ -14,7 +14,7 @@ import Foundation
 /// Unkeyed containers, and everything below that the spec does not read, come from the real
 /// decoder as they would without versioning.
 @usableFromInline
-internal final class PlaceDecoder: Decoder {
+internal final class PlaceDecoder: Decoder, SingleValueDecodingContainer {
     let base: any Decoder
     /// A part's root, opened with the library's key type when the decoder is made. `nil` below
     /// the root, and where the root is not an object, whose request throws the real decoder's
@@ -83,13 +83,38 @@ internal final class PlaceDecoder: Decoder {
         try base.unkeyedContainer()
     }
 
+    /// Its own single-value container, for a type that forwards its decoding to another: what is
+    /// read through it stands at this object.
     @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        let single = try base.singleValueContainer()
-        if let specKeys {
-            return PlaceSingleValueDecodingContainer(base: single, decoder: self, place: nil, notes: specKeys)
+        // Asked first, so that a decoder without one throws its own error here.
+        _ = try base.singleValueContainer()
+        return self
+    }
+
+    @usableFromInline
+    func decodeNil() -> Bool {
+        let isNil = (try? base.singleValueContainer().decodeNil()) ?? false
+        if isNil {
+            specKeys?.readValue = true
         }
-        return PlaceSingleValueDecodingContainer(base: single, decoder: base, place: place, notes: typeKeys)
+        return isNil
+    }
+
+    @usableFromInline
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        switch (Route(T.self, hasPlace: { true }), specKeys) {
+        case (.pass, _), (.dictionary, _?):
+            // The spec reads a value whole here, through a super decoder at its key.
+            specKeys?.readValue = true
+            return try base.singleValueContainer().decode(type)
+        case (.follow, _?):
+            // The spec forwards its decoding to a struct at the same place.
+            return try T(from: self)
+        case (_, nil):
+            // The type forwards its object to another, whose keys are noted as its own.
+            return try decodeObject(type, place, from: base, notes: typeKeys)
+        }
     }
 }
 
@@ -132,43 +157,6 @@ extension DecodingError {
 // the type reads, what the spec read there is the library's: a type that lists the object's
 // keys, or reads it as a dictionary, does not see it, and an optional object that holds nothing
 // but what the spec wrote is `nil`. Which of these happens to a value is ``Route``'s to say.
-
-/// A single-value container at an object where a spec reads (a type that forwards its decoding
-/// to another): what is read through it stands at that object.
-struct PlaceSingleValueDecodingContainer: SingleValueDecodingContainer {
-    let base: any SingleValueDecodingContainer
-    /// The decoder a value forwarded here reads from: the noting decoder while the spec reads,
-    /// the real one while the type reads.
-    let decoder: any Decoder
-    let place: KeysRead?
-    let notes: KeyNotes?
-
-    var codingPath: [any CodingKey] { base.codingPath }
-
-    func decodeNil() -> Bool {
-        let isNil = base.decodeNil()
-        if isNil, place == nil {
-            notes?.readValue = true
-        }
-        return isNil
-    }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        switch (Route(T.self, hasPlace: { true }), place) {
-        case (.pass, _), (.dictionary, nil):
-            if place == nil {
-                // The spec reads a value whole here, through a super decoder at its key.
-                notes?.readValue = true
-            }
-            return try base.decode(type)
-        case (.follow, nil):
-            // The spec forwards its decoding to a struct at the same place.
-            return try T(from: decoder)
-        case (_, let place?):
-            // The type forwards its object to another, whose keys are noted as its own.
-            return try decodeObject(type, place, from: decoder, notes: notes)
-        }
-    }
-}
 
 /// A keyed container at an object where a spec reads, over the object opened with the library's
 /// key type: at the root, the one container that the spec and the type share.

@@ -5,8 +5,10 @@
 ///
 /// The spec's encoding runs once per encode, with the encoder's `userInfo`, so what is merged is
 /// exactly what the spec writes this time, whatever it depends on. It is also its own
-/// single-value container: a value written there is followed at the same place.
-struct SpecRecorder: Encoder, SingleValueEncodingContainer {
+/// single-value container: a value written there is followed at the same place. A discarding
+/// recorder (see ``discarding``) is also the unkeyed container of what a spec writes as an array,
+/// whose elements it takes and keeps nowhere.
+struct SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncodingContainer {
     /// How deep a spec may nest objects: as deep as JSON's reader reads. A spec that goes deeper
     /// is refused rather than followed, so that it cannot make the library recurse without end.
     static let maximumDepth = 512
@@ -118,7 +120,7 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
         } else if node.isOpenedAtKey {
             root.problem = "writes an array through superEncoder(forKey:); write it with encode(_:forKey:)"
         }
-        return DiscardingContainer()
+        return Self.discarding
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
@@ -141,6 +143,15 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer {
         let discarded = Recording(path: ["-"])
         return SpecRecorder(node: discarded, root: discarded, userInfo: [:])
     }
+
+    // As an array's container, where only a discarding recorder is handed out: an element is
+    // taken as a value written here, and a container opened for one is this recorder's own.
+    var count: Int { 0 }
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        container(keyedBy: keyType)
+    }
+    func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+    func superEncoder() -> any Encoder { self }
 
     /// What `value` writes at `key`: an object, followed, or the value itself. A dictionary is a
     /// value, as an array is: its keys are data, which the coder writes as a plain encode does,
@@ -202,7 +213,7 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         recorder.root.problem = "writes an array with nestedUnkeyedContainer(forKey:); write it with encode(_:forKey:)"
-        return DiscardingContainer()
+        return SpecRecorder.discarding
     }
 
     // The default key of a super encoder is "super", whether or not `Key` can name it.
@@ -215,20 +226,4 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         }
         return SpecRecorder(node: recorder.node.object(at: key), root: recorder.root, userInfo: recorder.userInfo)
     }
-}
-
-/// Takes anything and keeps nothing: what a spec writes as an array is recorded whole by the
-/// container above it.
-private struct DiscardingContainer: UnkeyedEncodingContainer {
-    var codingPath: [any CodingKey] { [] }
-    var count = 0
-    mutating func encodeNil() throws {}
-    mutating func encode<T: Encodable>(_ value: T) throws {}
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy keyType: NestedKey.Type
-    ) -> KeyedEncodingContainer<NestedKey> {
-        superEncoder().container(keyedBy: keyType)
-    }
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder { SpecRecorder.discarding }
 }
