@@ -6,7 +6,7 @@
 /// The spec's encoding runs once per encode, with the encoder's `userInfo`, so what is merged is
 /// exactly what the spec writes this time, whatever it depends on. It is also its own
 /// single-value container: a value written there is followed at the same place. A discarding
-/// recorder (see ``discarding``) is also the unkeyed container of what a spec writes as an array,
+/// recorder (see ``discarding()``) is also the unkeyed container of what a spec writes as an array,
 /// whose elements it takes and keeps nowhere.
 struct SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncodingContainer {
     /// How deep a spec may nest objects: as deep as JSON's reader reads. A spec that goes deeper
@@ -120,7 +120,7 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncodingConta
         } else if node.isOpenedAtKey {
             root.problem = "writes an array through superEncoder(forKey:); write it with encode(_:forKey:)"
         }
-        return Self.discarding
+        return discarding()
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
@@ -138,10 +138,11 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncodingConta
     }
 
     /// A recorder whose recording is kept nowhere: for what a spec writes inside an array, or
-    /// past the depth it may nest.
-    static var discarding: SpecRecorder {
+    /// past the depth it may nest. The values written there are encoded as they will be when the
+    /// real coder writes them, with the same `userInfo`.
+    func discarding() -> SpecRecorder {
         let discarded = Recording(path: ["-"])
-        return SpecRecorder(node: discarded, root: discarded, userInfo: [:])
+        return SpecRecorder(node: discarded, root: discarded, userInfo: userInfo)
     }
 
     // As an array's container, where only a discarding recorder is handed out: an element is
@@ -213,7 +214,7 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         recorder.root.problem = "writes an array with nestedUnkeyedContainer(forKey:); write it with encode(_:forKey:)"
-        return SpecRecorder.discarding
+        return recorder.discarding()
     }
 
     // The default key of a super encoder is "super", whether or not `Key` can name it.
@@ -222,7 +223,7 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     private func subrecorder(_ key: String) -> SpecRecorder {
         if isTooDeep() {
-            return .discarding
+            return recorder.discarding()
         }
         return SpecRecorder(node: recorder.node.object(at: key), root: recorder.root, userInfo: recorder.userInfo)
     }
