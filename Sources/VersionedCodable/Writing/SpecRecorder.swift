@@ -1,124 +1,132 @@
-/// Records what a ``VersionPathSpec`` writes for one encode, and makes a ``SpecWritten`` of it
-/// once the spec is done: keyed objects are followed, and everything else is kept as the value it
-/// is, so that the real coder writes it later, merged into what the type writes, with its own
-/// strategies.
+/// Records what a ``VersionPathSpec`` writes for one encode, object by object, and makes a
+/// ``SpecWritten`` of it once the spec is done: keyed objects are followed, and everything else is
+/// kept as the value it is, so that the real coder writes it later, merged into what the type
+/// writes, with its own strategies.
 ///
 /// The spec's encoding runs once per encode, with the encoder's `userInfo`, so what is merged is
-/// exactly what the spec writes this time, whatever it depends on. It is also its own
-/// single-value container: a value written there is followed at the same place. A discarding
-/// recorder (see ``discarding()``) is also the unkeyed container of what a spec writes as an array,
-/// whose elements it takes and keeps nowhere.
-struct SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncodingContainer {
+/// exactly what the spec writes this time, whatever it depends on. Each object the spec writes
+/// gets a recorder of its own, which is also its single-value container: a value written there is
+/// followed at the same place. A discarding recorder (see ``discarding()``) is also the unkeyed
+/// container of what a spec writes as an array, whose elements it takes and keeps nowhere.
+///
+/// A recorder and what it records end with the recording, once a ``SpecWritten`` is made of it.
+final class SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncodingContainer {
     /// How deep a spec may nest objects: as deep as JSON's reader reads. A spec that goes deeper
     /// is refused rather than followed, so that it cannot make the library recurse without end.
     static let maximumDepth = 512
 
-    let node: Recording
-    /// Where a problem is noted.
-    let root: Recording
+    let path: [String]
+    /// Whether the spec reached this object through `nestedContainer` or `superEncoder` at its
+    /// key, rather than by following a value it wrote there.
+    let isOpenedAtKey: Bool
     let userInfo: [CodingUserInfoKey: Any]
     var codingPath: [any CodingKey] { [] }
+    /// What the spec wrote here: the keys, what was written under each (an object recorded whole
+    /// as what it stays), and the objects opened with `nestedContainer` or `superEncoder`, which
+    /// the spec may still write into, made what they stay once the spec is done. One stored
+    /// value, so that recording a key is one checked access.
+    private var recorded: Recorded = ([], [], [])
+    private typealias Recorded = (
+        keys: [String], values: [SpecWritten.Entry], opening: [(index: Int, object: SpecRecorder)]
+    )
+    /// Whether the spec opened a keyed container here, so that what it wrote here is an object.
+    private(set) var opened = false
+    /// A single value written here through a super encoder: the key's value, where no keyed
+    /// container was opened.
+    private var single: (any Encodable)?
+    /// The first thing found here, or in a value followed from here, that makes the spec's part
+    /// impossible to merge into a document; those of the objects opened here are gathered by
+    /// ``made()``.
+    private(set) var problem: String?
+
+    init(path: [String], isOpenedAtKey: Bool = false, userInfo: [CodingUserInfoKey: Any]) {
+        self.path = path
+        self.isOpenedAtKey = isOpenedAtKey
+        self.userInfo = userInfo
+    }
 
     /// Records what `spec` writes at the root of a document.
     ///
     /// - Throws: ``VersionedDecodingError/invalidVersionChain(_:)`` when what it writes cannot
     ///   be merged into a document, and whatever the spec's encoding throws.
     static func record(_ spec: some VersionPathSpec, userInfo: [CodingUserInfoKey: Any]) throws -> SpecWritten {
-        let root = Recording(path: [])
-        try spec.encode(to: SpecRecorder(node: root, root: root, userInfo: userInfo))
-        if let problem = root.problem {
+        let root = SpecRecorder(path: [], userInfo: userInfo)
+        try spec.encode(to: root)
+        let (written, problem) = root.made()
+        if let problem {
             throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(type(of: spec), reason: problem))
         }
-        return root.written
+        return written
     }
 
-    /// What a spec has written at one object so far: it ends with the recording, once a
-    /// ``SpecWritten`` is made of it.
-    final class Recording {
-        let path: [String]
-        /// Whether the spec reached this object through `nestedContainer` or `superEncoder` at
-        /// its key, rather than by following a value it wrote there.
-        let isOpenedAtKey: Bool
-        /// What the spec wrote here: the keys, what was written under each (an object recorded
-        /// whole as what it stays), and the objects opened with `nestedContainer` or
-        /// `superEncoder`, which the spec may still write into, made what they stay once the spec
-        /// is done. One stored value, so that recording a key is one checked access.
-        private var recorded: Recorded = ([], [], [])
-        private typealias Recorded = (
-            keys: [String], values: [SpecWritten.Entry], opening: [(index: Int, object: Recording)]
-        )
-        /// Whether the spec opened a keyed container here, so that what it wrote here is an
-        /// object.
-        var opened = false
-        /// A single value written here through a super encoder: the key's value, where no keyed
-        /// container was opened.
-        var single: (any Encodable)?
-        /// What makes the spec's part impossible to merge into a document, found while
-        /// recording: kept at the root.
-        var problem: String?
-
-        init(path: [String], isOpenedAtKey: Bool = false) {
-            self.path = path
-            self.isOpenedAtKey = isOpenedAtKey
+    /// Notes `problem`, unless one was found here before.
+    func note(_ problem: String?) {
+        if self.problem == nil {
+            self.problem = problem
         }
+    }
 
-        func set(_ key: String, _ entry: SpecWritten.Entry) {
-            Self.set(key, entry, in: &recorded)
+    func set(_ key: String, _ entry: SpecWritten.Entry) {
+        Self.set(key, entry, in: &recorded)
+    }
+
+    private static func set(_ key: String, _ entry: SpecWritten.Entry, in recorded: inout Recorded) {
+        if let index = recorded.keys.firstIndex(of: key) {
+            recorded.values[index] = entry
+            recorded.opening.removeAll { $0.index == index }
+        } else {
+            recorded.keys.append(key)
+            recorded.values.append(entry)
         }
+    }
 
-        private static func set(_ key: String, _ entry: SpecWritten.Entry, in recorded: inout Recorded) {
-            if let index = recorded.keys.firstIndex(of: key) {
-                recorded.values[index] = entry
-                recorded.opening.removeAll { $0.index == index }
+    /// The recorder of the object opened at `key`, made if the spec has not opened one there yet,
+    /// with what it wrote there already as an object.
+    func object(at key: String) -> SpecRecorder {
+        let index = recorded.keys.firstIndex(of: key)
+        if let index, let existing = recorded.opening.first(where: { $0.index == index }) {
+            return existing.object
+        }
+        let made = SpecRecorder(path: path + [key], isOpenedAtKey: true, userInfo: userInfo)
+        if let index, case .object(let written) = recorded.values[index] {
+            made.recorded.keys = written.keys
+            made.recorded.values = written.values
+        }
+        // Its place in the order is taken now; what stands there is replaced once the spec is
+        // done, by ``made()``.
+        set(key, .value(Int?.none))
+        recorded.opening.append((recorded.keys.firstIndex(of: key)!, made))
+        return made
+    }
+
+    /// What was recorded here and below, as it stays, with the first problem found here or in an
+    /// object opened below.
+    func made() -> (SpecWritten, problem: String?) {
+        var recorded = recorded
+        var problem = problem
+        for (index, opened) in recorded.opening {
+            if !opened.opened, let single = opened.single {
+                recorded.values[index] = .value(single)
+                problem = problem ?? opened.problem
             } else {
-                recorded.keys.append(key)
-                recorded.values.append(entry)
+                let (written, below) = opened.made()
+                recorded.values[index] = .object(written)
+                problem = problem ?? below
             }
         }
-
-        /// The object opened at `key`, made if the spec has not opened one there yet, with what
-        /// it wrote there already as an object.
-        func object(at key: String) -> Recording {
-            let index = recorded.keys.firstIndex(of: key)
-            if let index, let existing = recorded.opening.first(where: { $0.index == index }) {
-                return existing.object
-            }
-            let made = Recording(path: path + [key], isOpenedAtKey: true)
-            if let index, case .object(let written) = recorded.values[index] {
-                made.recorded.keys = written.keys
-                made.recorded.values = written.values
-            }
-            // Its place in the order is taken now; what stands there is replaced once the spec
-            // is done, by ``written``.
-            set(key, .value(Int?.none))
-            recorded.opening.append((recorded.keys.firstIndex(of: key)!, made))
-            return made
-        }
-
-        /// What was recorded here and below, as it stays.
-        var written: SpecWritten {
-            var recorded = recorded
-            for (index, opened) in recorded.opening {
-                if !opened.opened, let single = opened.single {
-                    recorded.values[index] = .value(single)
-                } else {
-                    recorded.values[index] = .object(opened.written)
-                }
-            }
-            return SpecWritten(path: path, keys: recorded.keys, values: recorded.values)
-        }
+        return (SpecWritten(path: path, keys: recorded.keys, values: recorded.values), problem)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        node.opened = true
+        opened = true
         return KeyedEncodingContainer(RecordingContainer<Key>(recorder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if node.path.isEmpty {
-            root.problem = "writes an array at the root of the document"
-        } else if node.isOpenedAtKey {
-            root.problem = "writes an array through superEncoder(forKey:); write it with encode(_:forKey:)"
+        if path.isEmpty {
+            note("writes an array at the root of the document")
+        } else if isOpenedAtKey {
+            note("writes an array through superEncoder(forKey:); write it with encode(_:forKey:)")
         }
         return discarding()
     }
@@ -128,21 +136,18 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncodingConta
     /// The single value `value` writes, where it writes one and nothing else (a `String`-backed
     /// enum writes its raw value), as the spec's single values are recorded.
     static func singleValue(of value: any Encodable, userInfo: [CodingUserInfoKey: Any]) -> (any Encodable)? {
-        let node = Recording(path: ["-"], isOpenedAtKey: true)
-        guard (try? value.encode(to: SpecRecorder(node: node, root: node, userInfo: userInfo))) != nil,
-            !node.opened, node.problem == nil
-        else {
+        let recorder = SpecRecorder(path: ["-"], isOpenedAtKey: true, userInfo: userInfo)
+        guard (try? value.encode(to: recorder)) != nil, !recorder.opened, recorder.problem == nil else {
             return nil
         }
-        return node.single
+        return recorder.single
     }
 
     /// A recorder whose recording is kept nowhere: for what a spec writes inside an array, or
     /// past the depth it may nest. The values written there are encoded as they will be when the
     /// real coder writes them, with the same `userInfo`.
     func discarding() -> SpecRecorder {
-        let discarded = Recording(path: ["-"])
-        return SpecRecorder(node: discarded, root: discarded, userInfo: userInfo)
+        SpecRecorder(path: ["-"], userInfo: userInfo)
     }
 
     // As an array's container, where only a discarding recorder is handed out: an element is
@@ -161,9 +166,11 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncodingConta
         if Route(T.self, hasPlace: { true }) != .follow {
             return .value(value)
         }
-        let object = Recording(path: node.path + [key])
-        try value.encode(to: SpecRecorder(node: object, root: root, userInfo: userInfo))
-        return object.opened ? .object(object.written) : .value(value)
+        let object = SpecRecorder(path: path + [key], userInfo: userInfo)
+        try value.encode(to: object)
+        let (written, problem) = object.made()
+        note(problem)
+        return object.opened ? .object(written) : .value(value)
     }
 
     func encodeNil() throws { try encode(Int?.none) }
@@ -176,10 +183,10 @@ struct SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncodingConta
         if Route(T.self, hasPlace: { true }) == .follow, !(value is any NilRepresentable) {
             return try value.encode(to: self)
         }
-        if node.path.isEmpty {
-            root.problem = "writes a single value at the root of the document"
-        } else if node.isOpenedAtKey {
-            node.single = value
+        if path.isEmpty {
+            note("writes a single value at the root of the document")
+        } else if isOpenedAtKey {
+            single = value
         }
     }
 }
@@ -188,20 +195,20 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let recorder: SpecRecorder
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil(forKey key: Key) throws { recorder.node.set(key.stringValue, .value(Int?.none)) }
+    mutating func encodeNil(forKey key: Key) throws { recorder.set(key.stringValue, .value(Int?.none)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if !isTooDeep() {
-            recorder.node.set(key.stringValue, try recorder.entry(for: value, at: key.stringValue))
+            recorder.set(key.stringValue, try recorder.entry(for: value, at: key.stringValue))
         }
     }
 
     /// Whether an object below this one would nest past ``SpecRecorder/maximumDepth``: then it is
     /// not followed, and the recording is refused with the problem once the spec is done.
     private func isTooDeep() -> Bool {
-        guard recorder.node.path.count >= SpecRecorder.maximumDepth else {
+        guard recorder.path.count >= SpecRecorder.maximumDepth else {
             return false
         }
-        recorder.root.problem = "nests objects more than \(SpecRecorder.maximumDepth) deep"
+        recorder.note("nests objects more than \(SpecRecorder.maximumDepth) deep")
         return true
     }
 
@@ -213,7 +220,7 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        recorder.root.problem = "writes an array with nestedUnkeyedContainer(forKey:); write it with encode(_:forKey:)"
+        recorder.note("writes an array with nestedUnkeyedContainer(forKey:); write it with encode(_:forKey:)")
         return recorder.discarding()
     }
 
@@ -225,6 +232,6 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         if isTooDeep() {
             return recorder.discarding()
         }
-        return SpecRecorder(node: recorder.node.object(at: key), root: recorder.root, userInfo: recorder.userInfo)
+        return recorder.object(at: key)
     }
 }
