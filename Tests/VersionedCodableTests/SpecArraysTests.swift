@@ -3,8 +3,8 @@ import Testing
 import VersionedCodable
 
 // What a spec writes as an array is written whole by the real coder, beside the version: its
-// elements are never the spec's objects, whatever they hold, and they are encoded with the
-// encoder's own userInfo.
+// elements are never the spec's objects, whatever they hold, and only the real coder encodes
+// them, with the encoder's own userInfo and coding path.
 
 @Suite("Arrays a spec writes beside the version")
 struct SpecArraysTests {
@@ -70,13 +70,86 @@ struct SpecArraysTests {
         #expect(try JSONDecoder().decode(versioned: Ledger.self, from: written) == Ledger(title: "t"))
     }
 
-    @Test("An element that cannot be encoded fails the encode with its own error")
+    @Test("An element that cannot be encoded fails the encode with its own error, where it is")
     func elementErrorIsThrown() {
         #expect {
             try JSONEncoder().encode(versioned: Ledger(title: "t"))
         } throws: { error in
             guard case EncodingError.invalidValue(_, let context) = error else { return false }
-            return context.debugDescription == "no stamp"
+            return context.debugDescription == "no stamp" && context.codingPath.first?.stringValue == "stamped"
+        }
+    }
+
+    /// An element that writes where it stands in the document, as its coding path says, and
+    /// cannot stand at the root.
+    struct Placed: Codable, Equatable {
+        func encode(to encoder: any Encoder) throws {
+            guard !encoder.codingPath.isEmpty else {
+                let context = EncodingError.Context(codingPath: [], debugDescription: "not at the root")
+                throw EncodingError.invalidValue(0, context)
+            }
+            var container = encoder.singleValueContainer()
+            try container.encode(encoder.codingPath.map(\.stringValue).joined(separator: "/"))
+        }
+        init() {}
+        init(from decoder: any Decoder) throws {}
+    }
+
+    /// Writes an array of elements that write their own place.
+    struct PlacedSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+        var version: Int?
+        var placed = [Placed()]
+
+        init(withVersion version: Int?) { self.version = version }
+    }
+
+    struct Map: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = PlacedSpec
+        var title: String
+    }
+
+    @Test("An element is encoded only where it stands in the document")
+    func elementsSeeTheirPlace() throws {
+        let object = try SpecTruth.Format.json.object(JSONEncoder().encode(versioned: Map(title: "t")))
+        let placed = try #require(object["placed"] as? [String])
+        #expect(placed.count == 1 && placed.first?.hasPrefix("placed/") == true, "\(placed)")
+    }
+
+    /// Opens an object at `list` through a super encoder, writes an array there, then writes a
+    /// number at the same key.
+    struct ReplacedArraySpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+        var version: Int?
+        init(withVersion version: Int?) { self.version = version }
+        init(from decoder: any Decoder) throws {
+            version = try decoder.container(keyedBy: SpecWritingFormsTests.Key.self)
+                .decodeIfPresent(Int.self, forKey: SpecWritingFormsTests.Key("version"))
+        }
+        func encode(to encoder: any Encoder) throws {
+            var root = encoder.container(keyedBy: SpecWritingFormsTests.Key.self)
+            try root.encode(version, forKey: SpecWritingFormsTests.Key("version"))
+            var list = root.superEncoder(forKey: SpecWritingFormsTests.Key("list")).unkeyedContainer()
+            try list.encode(1)
+            try root.encode(5, forKey: SpecWritingFormsTests.Key("list"))
+        }
+    }
+
+    struct Tally: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = ReplacedArraySpec
+        var count: Int
+    }
+
+    @Test("A spec's problem in an object stands when a value later replaces the object")
+    func replacedObjectKeepsItsProblem() {
+        #expect {
+            try JSONEncoder().encode(versioned: Tally(count: 1))
+        } throws: { error in
+            "\(error)".contains("writes an array through superEncoder(forKey:)")
         }
     }
 }

@@ -7,7 +7,8 @@
 /// exactly what the spec writes this time, whatever it depends on. Each object the spec writes
 /// gets a recorder of its own, which is also its single-value container: a value written there is
 /// followed at the same place. A discarding recorder (see ``discarding()``) is also the unkeyed
-/// container of what a spec writes as an array, whose elements it takes and keeps nowhere.
+/// container of what a spec writes as an array, whose elements it takes unseen: the array is
+/// recorded whole by the container above, and the real coder writes its elements later.
 ///
 /// A recorder and what it records end with the recording, once a ``SpecWritten`` is made of it.
 final class SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncodingContainer {
@@ -19,11 +20,14 @@ final class SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncoding
     /// Whether the spec reached this object through `nestedContainer` or `superEncoder` at its
     /// key, rather than by following a value it wrote there.
     let isOpenedAtKey: Bool
+    /// Whether what is written here is kept nowhere and never encoded (see ``discarding()``).
+    let discards: Bool
     let userInfo: [CodingUserInfoKey: Any]
     var codingPath: [any CodingKey] { [] }
     /// What the spec wrote here: the keys, what was written under each (an object recorded whole
     /// as what it stays), and the objects opened with `nestedContainer` or `superEncoder`, which
-    /// the spec may still write into, made what they stay once the spec is done. One stored
+    /// the spec may still write into, made what they stay once the spec is done (at index -1
+    /// where a value written at the same key replaced them, for their problems alone). One stored
     /// value, so that recording a key is one checked access.
     private var recorded: Recorded = ([], [], [])
     private typealias Recorded = (
@@ -35,13 +39,14 @@ final class SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncoding
     /// container was opened.
     private var single: (any Encodable)?
     /// The first thing found here, or in a value followed from here, that makes the spec's part
-    /// impossible to merge into a document; those of the objects opened here are gathered by
-    /// ``made()``.
+    /// impossible to merge into a document; those of the objects opened here, even those a value
+    /// replaced since, are gathered by ``made()``.
     private(set) var problem: String?
 
-    init(path: [String], isOpenedAtKey: Bool = false, userInfo: [CodingUserInfoKey: Any]) {
+    init(path: [String], isOpenedAtKey: Bool = false, discards: Bool = false, userInfo: [CodingUserInfoKey: Any]) {
         self.path = path
         self.isOpenedAtKey = isOpenedAtKey
+        self.discards = discards
         self.userInfo = userInfo
     }
 
@@ -73,7 +78,9 @@ final class SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncoding
     private static func set(_ key: String, _ entry: SpecWritten.Entry, in recorded: inout Recorded) {
         if let index = recorded.keys.firstIndex(of: key) {
             recorded.values[index] = entry
-            recorded.opening.removeAll { $0.index == index }
+            for opened in recorded.opening.indices where recorded.opening[opened].index == index {
+                recorded.opening[opened].index = -1
+            }
         } else {
             recorded.keys.append(key)
             recorded.values.append(entry)
@@ -87,7 +94,7 @@ final class SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncoding
         if let index, let existing = recorded.opening.first(where: { $0.index == index }) {
             return existing.object
         }
-        let made = SpecRecorder(path: path + [key], isOpenedAtKey: true, userInfo: userInfo)
+        let made = SpecRecorder(path: path + [key], isOpenedAtKey: true, discards: discards, userInfo: userInfo)
         if let index, case .object(let written) = recorded.values[index] {
             made.recorded.keys = written.keys
             made.recorded.values = written.values
@@ -105,7 +112,9 @@ final class SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncoding
         var recorded = recorded
         var problem = problem
         for (index, opened) in recorded.opening {
-            if !opened.opened, let single = opened.single {
+            if index < 0 {
+                problem = problem ?? opened.made().problem
+            } else if !opened.opened, let single = opened.single {
                 recorded.values[index] = .value(single)
                 problem = problem ?? opened.problem
             } else {
@@ -143,11 +152,10 @@ final class SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncoding
         return recorder.single
     }
 
-    /// A recorder whose recording is kept nowhere: for what a spec writes inside an array, or
-    /// past the depth it may nest. The values written there are encoded as they will be when the
-    /// real coder writes them, with the same `userInfo`.
+    /// A recorder whose recording is kept nowhere, and which encodes none of the values written
+    /// to it: for what a spec writes inside an array, or past the depth it may nest.
     func discarding() -> SpecRecorder {
-        SpecRecorder(path: ["-"], userInfo: userInfo)
+        SpecRecorder(path: ["-"], discards: true, userInfo: userInfo)
     }
 
     // As an array's container, where only a discarding recorder is handed out: an element is
@@ -163,7 +171,7 @@ final class SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncoding
     /// value, as an array is: its keys are data, which the coder writes as a plain encode does,
     /// and a type's value under its key would change it, so it clashes.
     func entry<T: Encodable>(for value: T, at key: String) throws -> SpecWritten.Entry {
-        if Route(T.self, hasPlace: { true }) != .follow {
+        if discards || Route(T.self, hasPlace: { true }) != .follow {
             return .value(value)
         }
         let object = SpecRecorder(path: path + [key], userInfo: userInfo)
@@ -180,6 +188,9 @@ final class SpecRecorder: Encoder, SingleValueEncodingContainer, UnkeyedEncoding
     /// the container above records the value it was handed whole, and a super encoder's
     /// object stands for this one (`try version.encode(to: container.superEncoder(forKey:))`).
     func encode<T: Encodable>(_ value: T) throws {
+        if discards {
+            return
+        }
         if Route(T.self, hasPlace: { true }) == .follow, !(value is any NilRepresentable) {
             return try value.encode(to: self)
         }
