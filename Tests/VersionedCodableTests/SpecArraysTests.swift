@@ -152,4 +152,57 @@ struct SpecArraysTests {
             "\(error)".contains("writes an array through superEncoder(forKey:)")
         }
     }
+
+    /// Writes the version and a list beside it, and reads both.
+    struct ListSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+        var version: Int?
+        var list = [1, 2]
+
+        init(withVersion version: Int?) { self.version = version }
+    }
+
+    /// A map of counts whose root is the document's: it hands its coders to a dictionary.
+    struct Counts: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = ListSpec
+        var counts: [String: Int]
+
+        init(_ counts: [String: Int]) { self.counts = counts }
+        init(from decoder: any Decoder) throws { counts = try [String: Int](from: decoder) }
+        func encode(to encoder: any Encoder) throws { try counts.encode(to: encoder) }
+    }
+
+    /// Lists the keys its document has.
+    struct KeyList: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = ListSpec
+        var keys: [String]
+
+        init(keys: [String]) { self.keys = keys }
+        init(from decoder: any Decoder) throws {
+            keys = try decoder.container(keyedBy: SpecWritingFormsTests.Key.self).allKeys.map(\.stringValue).sorted()
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: SpecWritingFormsTests.Key.self)
+            for key in keys {
+                try container.encode(true, forKey: SpecWritingFormsTests.Key(key))
+            }
+        }
+    }
+
+    @Test(
+        "An array the spec reads is its own, as a single value is: a map beside it reads back, and a type sees none",
+        arguments: SpecTruth.Format.allCases
+    )
+    func arrayReadBySpecIsTheSpecs(format: SpecTruth.Format) throws {
+        let counts = Counts(["a": 1, "b": 2])
+        let written = try format.write(counts)
+        #expect(try format.object(written)["list"] as? [Int] == [1, 2])
+        #expect(try format.readValue(Counts.self, written) == counts)
+        let listed = try format.write(KeyList(keys: ["a", "b"]))
+        #expect(try format.readValue(KeyList.self, listed) == KeyList(keys: ["a", "b"]))
+    }
 }

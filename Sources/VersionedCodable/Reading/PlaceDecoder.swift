@@ -80,7 +80,11 @@ internal final class PlaceDecoder: Decoder, SingleValueDecodingContainer {
 
     @usableFromInline
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try base.unkeyedContainer()
+        let container = try base.unkeyedContainer()
+        // An array the spec reads is its key's value, as a single value is, not an object it
+        // read into.
+        specKeys?.readValue = true
+        return container
     }
 
     /// Its own single-value container, for a type that forwards its decoding to another: what is
@@ -525,8 +529,8 @@ final class KeyNotes {
     var metMissingKey = false
     /// Whether the reader read every key at once (a dictionary).
     var readAll = false
-    /// Whether the spec read a single value here, through a super decoder at the key above: the
-    /// key's value, not an object.
+    /// Whether the spec read a single value or an array here, through a super decoder at the key
+    /// above: the key's value, not an object.
     var readValue = false
 
     init(capacity: Int = 0) {
