@@ -265,11 +265,11 @@ struct SpecWritingFormsTests {
         #expect(try format.decode(Folder.self, part, form: form).memo.wrappedValue == memo)
     }
 
-    /// Lists the keys it finds at its root, and writes each back.
-    struct Listing: VersionedCodable, Equatable {
-        static let version: Int? = 2
+    /// Lists the keys it finds at its root, and writes each back, beside what `Spec` writes.
+    struct Listing<Spec: VersionPathSpec>: VersionedCodable, Equatable {
+        static var version: Int? { 2 }
         typealias PreviousVersion = NothingEarlier
-        typealias VersionSpec = FormSpec
+        typealias VersionSpec = Spec
         var found: [String]
         init(found: [String]) { self.found = found }
         init(from decoder: any Decoder) throws {
@@ -288,13 +288,13 @@ struct SpecWritingFormsTests {
         arguments: Format.allCases
     )
     func superDecoderKeysHidden(format: Format) throws {
-        let value = Listing(found: ["a"])
+        let value = Listing<FormSpec>(found: ["a"])
         let written = try format.encode(value, form: .superEncoderValue, versioned: true)
         #expect(Set(try format.object(written).keys) == ["a", "by", "version"])
-        let read = try format.decode(versioned: Listing.self, written, form: .superEncoderValue)
+        let read = try format.decode(versioned: Listing<FormSpec>.self, written, form: .superEncoderValue)
         #expect(read == value)
         let again = try format.encode(read, form: .superEncoderValue, versioned: true)
-        #expect(try format.decode(versioned: Listing.self, again, form: .superEncoderValue) == value)
+        #expect(try format.decode(versioned: Listing<FormSpec>.self, again, form: .superEncoderValue) == value)
     }
 
     @Test(
