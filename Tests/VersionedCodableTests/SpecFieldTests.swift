@@ -324,6 +324,96 @@ struct SpecFieldTests {
         }
     }
 
+    /// Keeps the version as a string at `_metadata.version`, and writes nothing there for `nil`.
+    struct StringVersionSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+        struct Metadata: Codable { var version: String? }
+        var _metadata: Metadata
+        var version: Int? { _metadata.version.flatMap { Int($0) } }
+        init(withVersion version: Int?) { _metadata = Metadata(version: version.map { String($0) }) }
+    }
+
+    struct StringUnnumbered: VersionedCodable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = StringVersionSpec
+        struct Metadata: Codable {
+            var version: String?
+            var by: String
+        }
+        var _metadata: Metadata
+        var body: String
+    }
+
+    struct StringNumbered: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = StringUnnumbered
+        typealias VersionSpec = StringVersionSpec
+        var body: String
+        var pages: Int?
+        init(body: String, pages: Int?) {
+            self.body = body
+            self.pages = pages
+        }
+        init(from old: StringUnnumbered) {
+            body = "migrated: " + old.body
+            pages = nil
+        }
+    }
+
+    @Test(
+        "The nil version's own value where a custom spec keeps the version as a string is a clash, never read back as it"
+    )
+    func nilVersionWhereTheSpecWritesAString() throws {
+        let clashing = StringUnnumbered(_metadata: .init(version: "2", by: "x"), body: "b")
+        let own = StringUnnumbered(_metadata: .init(version: nil, by: "x"), body: "b")
+        for (_, encode) in VersionPlacementTests.formats {
+            // Written, it would read back as version 2 without its migration.
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try clashing.encodeTransparently(using: encode)
+            }
+            let read = try VersionPlacementTests.decode(StringNumbered.self, try own.encodeTransparently(using: encode))
+            #expect(read.storedVersion == nil)
+            #expect(read.wrappedValue == StringNumbered(body: "migrated: b", pages: nil))
+        }
+    }
+
+    /// Writes the `nil` version, and throws when asked to write any other.
+    struct NilOnlySpec: VersionPathSpec {
+        struct Refused: Error {}
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+        var version: Int?
+        init(withVersion version: Int?) { self.version = version }
+        func encode(to encoder: any Encoder) throws {
+            guard version == nil else { throw Refused() }
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeNil(forKey: .version)
+        }
+    }
+
+    struct NilOnlyUnnumbered: VersionedCodable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = NilOnlySpec
+        var body: String
+    }
+
+    @Test(
+        "The nil version of a spec that cannot write another throws the spec's error, as where the version goes is unknown"
+    )
+    func nilVersionOfASpecThatCannotSayWhereTheVersionGoes() {
+        for (_, encode) in VersionPlacementTests.formats {
+            // The property-list encoder wraps any error its top-level value throws.
+            let error = #expect(throws: (any Error).self) {
+                try NilOnlyUnnumbered(body: "b").encodeTransparently(using: encode)
+            }
+            let underlying = (error as? EncodingError).flatMap {
+                if case .invalidValue(_, let context) = $0 { context.underlyingError } else { nil }
+            }
+            #expect(error is NilOnlySpec.Refused || underlying is NilOnlySpec.Refused)
+        }
+    }
+
     @Test("A part with no version where the document keeps its own is a clash")
     func unversionedPartAtVersionPlace() throws {
         let nested = PartAtVersionParent(_metadata: Versioned(Unversioned(editor: "Ada")))

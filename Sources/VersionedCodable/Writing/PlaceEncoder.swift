@@ -174,9 +174,10 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
                 return true
             }
             // An integer where the version goes mirrors it, if its type can hold it, and so does
-            // an integer property's `nil`.
+            // an integer property's `nil`; where the `nil` version goes, which holds nothing, so
+            // does any `nil`.
             let atVersion = writer.isVersion(path)
-            if atVersion, fits(writer.version, in: T.self) {
+            if atVersion, fits(writer.version, in: T.self) || isNil && writer.version == nil {
                 return false
             }
             throw writer.refuse(.clash(path: path, atVersion: atVersion))

@@ -267,10 +267,24 @@ final class SpecWriter: Encoder {
     /// the order it wrote them: the default spec's `version`, or each integer that another spec
     /// writes as this version, and as another version of the chain when it is asked to write
     /// that one, with this encoder's `userInfo`. For the `nil` version, which a spec writes as
-    /// `null` or not at all, they are the paths where the other version's is, wherever this
-    /// encode's spec wrote no integer. Asked only when a type writes where the spec does, or the
-    /// document names older builds.
-    private(set) lazy var versionPaths: [[String]] = {
+    /// `null` or not at all, they are the paths where the other version's spec writes a value,
+    /// of any type, and this encode's writes none: a value of the type's there would be read
+    /// as a version.
+    ///
+    /// Found by ``findVersionPaths()`` where they decide what is written or refused; asked
+    /// otherwise only to name the version in an error, where a spec that cannot say leaves them
+    /// empty.
+    private(set) lazy var versionPaths: [[String]] = (try? versionPathsAsked()) ?? []
+
+    /// Finds ``versionPaths``, with the error the spec throws when it is asked to write the
+    /// other version: before anything is written, where the places where the version goes are
+    /// watched (see ``watchesVersionPaths``) or the older builds that may read the document are
+    /// named beside it.
+    func findVersionPaths() throws {
+        versionPaths = try versionPathsAsked()
+    }
+
+    private func versionPathsAsked() throws -> [[String]] {
         if let index = spec.versionIndex {
             return [[spec.keys[index]]]
         }
@@ -278,16 +292,14 @@ final class SpecWriter: Encoder {
             VersionChain(for: valueType).versions.lazy.compactMap { $0 }.first { $0 != self.version }
             ?? (version.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1)
         let spec = valueType.versionSpecType.init(withVersion: other)
-        guard let recorded = try? SpecRecorder.record(spec, userInfo: userInfo) else {
-            return []
+        let recorded = try SpecRecorder.record(spec, userInfo: userInfo).leaves()
+        let written = self.spec.leaves()
+        guard let version else {
+            return recorded.map(\.path).filter { path in !written.contains { $0.path == path } }
         }
-        let changed = recorded.integers().filter { $0.value == other }.map(\.path)
-        let integers = self.spec.integers()
-        if version == nil {
-            return changed.filter { path in !integers.contains { $0.path == path } }
-        }
-        return integers.filter { $0.value == version && changed.contains($0.path) }.map(\.path)
-    }()
+        let changed = recorded.filter { integer($0.value) == other }.map(\.path)
+        return written.filter { integer($0.value) == version && changed.contains($0.path) }.map(\.path)
+    }
 
     /// Whether the keys where the version goes are watched even where this encode's spec writes
     /// nothing: a custom spec writing the `nil` version, whose places are known only by asking
@@ -623,14 +635,15 @@ struct SpecWritten: @unchecked Sendable {
         }
     }
 
-    /// The paths, depth first in the order the spec wrote them, of the integers here and below,
-    /// with their values.
-    func integers() -> [(path: [String], value: Int)] {
-        zip(keys, values).enumerated().flatMap { index, item -> [(path: [String], value: Int)] in
+    /// The paths, depth first in the order the spec wrote them, of the values here and below
+    /// other than `nil` and the version being written, with the values.
+    func leaves() -> [(path: [String], value: any Encodable)] {
+        zip(keys, values).enumerated().flatMap { index, item -> [(path: [String], value: any Encodable)] in
             switch item.1 {
-            case .object(let child): return child.integers()
+            case .object(let child): return child.leaves()
             case .value where index == versionIndex: return []
-            case .value(let value): return integer(value).map { [(path + [item.0], $0)] } ?? []
+            case .value(let value) where (value as? any NilRepresentable)?.isNil == true: return []
+            case .value(let value): return [(path + [item.0], value)]
             }
         }
     }

@@ -168,6 +168,9 @@ extension VersionedCodable {
             unknownFields: newer?.unknownFields ?? [],
             keyStrategy: keyStrategy
         )
+        if writer.watchesVersionPaths || writer.olderBuilds != nil {
+            try writer.findVersionPaths()
+        }
         if writer.olderBuilds != nil, writer.versionPaths.isEmpty {
             let reason =
                 "keeps the version where no integer it writes is the version, so the older builds "
