@@ -62,7 +62,9 @@ public protocol VersionedCodable: Codable {
     /// Creates the current version from a value of the previous version: the migration step.
     ///
     /// Throw ``VersionedDecodingError/fieldNoLongerValid(_:)`` when the old value has no place
-    /// in the new model. Any error you throw reaches the caller of the decode call unchanged.
+    /// in the new model. Any error you throw reaches the caller of the decode call unchanged
+    /// when the value is the document's root; inside a document (a ``Versioned`` part), it is the
+    /// `underlyingError` of a `DecodingError` that names the part and the step.
     ///
     /// - Parameter from: The value decoded (and already migrated) up to ``PreviousVersion``.
     init(from: PreviousVersion) throws

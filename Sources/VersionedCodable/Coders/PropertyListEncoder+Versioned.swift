@@ -15,7 +15,10 @@ extension PropertyListEncoder {
     /// - Parameter value: The value to encode.
     /// - Returns: The encoded document.
     /// - Throws: ``VersionedEncodingError/typeHasClashingVersionField`` when the type writes its
-    ///   own value where the version goes, and any error the type's encoding throws.
+    ///   own value where the version goes, another ``VersionedEncodingError`` when the version
+    ///   cannot be written beside what the type writes,
+    ///   ``VersionedDecodingError/invalidVersionChain(_:)`` when the chain is not sound or its spec
+    ///   cannot say where the version goes, and any error the type's or the spec's encoding throws.
     public func encode(versioned value: any VersionedCodable) throws -> Data {
         let versionsToWrite = VersionsToWrite.listed(in: userInfo)
         return try VersionedEncodingError.unwrapping {
@@ -38,7 +41,9 @@ extension PropertyListEncoder {
     ///   - version: The older version to write. It must be in the value's chain.
     /// - Returns: The encoded document, as the older version writes it.
     /// - Throws: ``VersionedEncodingError`` when the version is not in the chain, a step has no
-    ///   downgrade or cannot represent the value, and any error the type's encoding throws.
+    ///   downgrade or cannot represent the value, or the version cannot be written beside what the
+    ///   type writes; ``VersionedDecodingError/invalidVersionChain(_:)`` when the chain is not
+    ///   sound; and any error the type's or the spec's encoding throws.
     public func encode(versioned value: any VersionedCodable, asVersion version: Int?) throws -> Data {
         try VersionedEncodingError.unwrapping { try encode(VersionedRoot(value: value, version: version)) }
     }

@@ -9,7 +9,9 @@ import Foundation
 ///
 /// Decoding a ``VersionedCodable`` type can also throw any `DecodingError` that decoding a
 /// plain `Codable` type throws, for example when the document is not valid JSON or a field has
-/// the wrong type. Errors thrown by a migration step reach the caller unchanged.
+/// the wrong type. Errors thrown by a migration step reach the caller unchanged
+/// at the root of a document, and as the `underlyingError` of a `DecodingError` that names the
+/// part and the step inside one.
 ///
 /// Like 1.2's, this error is not `Equatable`, so programs that declared that conformance
 /// themselves (to use `#expect(throws:)` or `XCTAssertEqual`) keep compiling without a
@@ -46,7 +48,11 @@ public enum VersionedDecodingError: Error, @unchecked Sendable {
     /// ``VersionedCodable/downgraded()``).
     case documentVersionTooNew(found: Int, newest: any VersionedCodable.Type)
 
-    /// The version chain repeats a version or a type, so no document can be decoded reliably.
+    /// The version chain is not sound (it repeats a version or a type, never ends, or a spec
+    /// cannot keep its versions where they read back), so no document can be decoded or encoded
+    /// reliably. ``VersionChainProblem`` says which.
+    ///
+    /// Encoding throws it too, for a chain whose spec is asked where the version goes.
     case invalidVersionChain(VersionChainProblem)
 
     /// The `decode` function given to

@@ -21,8 +21,10 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     /// The version's path passes through something the type writes that is not a keyed object
     /// (an array, a string, `null`), so the version cannot be merged into it.
     ///
-    /// `codingPath` is the part of the version's path that is not an object; an empty path
-    /// means the type does not encode itself as a keyed object at all.
+    /// `codingPath` names what is not an object by its keys from the root of the document: for a
+    /// versioned part inside a document, the part's own path and the keys of the version's path
+    /// below it. A type that is not a keyed object as the whole of its document throws
+    /// ``cannotHoldVersion(_:version:)`` instead.
     case versionLocationNotAnObject(codingPath: [String])
 
     /// The type writes a single value, `nil` or an array as the whole of its document, which

@@ -293,7 +293,8 @@ extension VersionedCodable {
         case let error as VersionedDecodingError where step == nil:
             description = "\(Self.self) at \(place) (\(found)) cannot be read: \(error)"
         case _ where !wasRead:
-            // The coder's own error from reading the version: no migration has run.
+            // A spec's own error from reading the version (the coder's are returned above): no
+            // migration has run.
             description = "\(Self.self) at \(place) has \(found): \(error)"
         default:
             let stepText = step.map { " at the step \($0.step)" }

@@ -32,9 +32,9 @@
 /// The spec is asked on every document, as in VersionedCodable 1.2: decoding decodes the spec
 /// from the document, through the same decoder and the same parse as the type, and takes the
 /// version at ``keyPathToVersion``; encoding encodes `Self(withVersion:)` for the version being
-/// written, with the encoder's `userInfo`, and merges exactly what it wrote. Nothing is inferred
-/// or cached about where a spec keeps the version, so a spec may write the version as a string
-/// label, keep it in an array, or write other fields that depend on the version or `userInfo`.
+/// written, with the encoder's `userInfo`, and merges exactly what it wrote. Where a spec keeps
+/// the version is never assumed from its type or carried over from an earlier document, so a
+/// spec may write the version as a string label, keep it in an array, or write other fields that depend on the version or `userInfo`.
 /// A key the spec needs that is missing or `null` in a document is no version; anything else the
 /// spec cannot read is the decoder's error. The keys the spec read are its own in that document:
 /// a type that lists an object's keys, or reads the object as a dictionary, does not see them.

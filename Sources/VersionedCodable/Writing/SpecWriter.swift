@@ -183,8 +183,10 @@ final class SpecWriter: Encoder {
         }
     }
 
-    /// What the spec writes at `key` of `place` in this encode, if anything: the keys beside the
-    /// version that say which older builds may read and write among them, when they are written.
+    /// What the spec writes at `key` of `place` in this encode, if anything, as the type's value
+    /// there is checked against it: the keys beside the version that say which older builds may
+    /// read and write among them, when they are written; and for the `nil` version, where the
+    /// spec writes nothing, `nil` where the version goes and an empty object on the way to it.
     func role(of key: String, at place: SpecWritten) -> SpecWritten.Entry? {
         let index = place.keys.firstIndex(of: key)
         if let index, index == place.versionIndex {
@@ -331,7 +333,8 @@ final class SpecWriter: Encoder {
         }
     }
 
-    /// Notes `finding` and returns its error, to be thrown where it was found.
+    /// Notes `finding` and returns the error of the first finding, to be thrown where it was
+    /// found: this one, unless another came before it.
     func refuse(_ finding: Finding) -> any Error {
         note(finding)
         return error(for: self.finding!)
