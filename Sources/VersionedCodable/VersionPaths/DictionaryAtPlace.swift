@@ -77,7 +77,7 @@ extension Dictionary: DictionaryAtPlace where Key: Encodable, Value: Encodable {
                 throw writer.refuse(.entry(path: place.path + [key]))
             }
         }
-        writer.markWritten(place)
+        writer.markMerged(place)
         if !strings.isEmpty {
             writer.noteOwnKey(at: place)
         }

@@ -81,7 +81,7 @@ enum MergedValue: Encodable {
             try container.encode(value)
             try writer.checkHoldsOwnKeys(place)
         case .object(let place, let writer):
-            writer.markWritten(place)
+            writer.markMerged(place)
             var container = encoder.container(keyedBy: ForwardedKey.self)
             try writer.write(place, into: &container)
         }
@@ -139,21 +139,30 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     var codingPath: [any CodingKey] { base.codingPath }
 
-    /// What the spec writes at `key`.
-    private func role(of key: Key) -> SpecWritten.Entry? {
+    /// Notes that the type writes `key` here, where the writer compares its keys later (under a
+    /// key strategy, beside kept fields), and returns what the spec writes there: asked once for
+    /// each watched key the type writes.
+    private func noteWritten(_ key: String, intValue: Int?, isEntry: Bool) -> SpecWritten.Entry? {
         if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
-            writer.noteWritten(key.stringValue, intValue: key.intValue, at: place, isEntry: writesEntries)
+            writer.noteWritten(key, intValue: intValue, at: place, isEntry: isEntry)
         }
-        return writer.role(of: key.stringValue, at: place)
+        return writer.role(of: key, at: place)
     }
 
     /// Whether `value`, a single value written at `key`, goes to the real encoder: for a `nil`
     /// (`isNil`), whether the type wrote nothing the spec's part would change on reading back.
     private func passes<T>(_ value: T, at key: Key, isNil: Bool = false) throws -> Bool {
-        guard isWatched(key.stringValue), let role = role(of: key) else {
+        guard isWatched(key.stringValue),
+            let role = noteWritten(key.stringValue, intValue: key.intValue, isEntry: writesEntries)
+        else {
             if !isNil { noteOwnKey() }
             return true
         }
+        return try passes(value, at: key, where: role, isNil: isNil)
+    }
+
+    /// Whether `value` goes to the real encoder, where the spec writes `role` at `key`.
+    private func passes<T>(_ value: T, at key: Key, where role: SpecWritten.Entry, isNil: Bool) throws -> Bool {
         switch role {
         case .value(let spec):
             let path = place.path + [key.stringValue]
@@ -296,8 +305,14 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private mutating func encode<T: Encodable>(_ value: T, forKey key: Key, isOptional: Bool) throws {
-        guard isWatched(key.stringValue), case .object(let child)? = role(of: key) else {
-            if try passes(value, at: key) {
+        guard isWatched(key.stringValue),
+            let role = noteWritten(key.stringValue, intValue: key.intValue, isEntry: writesEntries)
+        else {
+            noteOwnKey()
+            return try base.encode(value, forKey: ForwardedKey(key))
+        }
+        guard case .object(let child) = role else {
+            if try passes(value, at: key, where: role, isNil: false) {
                 try base.encode(value, forKey: ForwardedKey(key))
             }
             return
@@ -356,11 +371,8 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// the spec writes there is a clash, unless it is a `null` that gives way, since what is
     /// written through the container is not seen here.
     private func objectOpened(at key: String, intValue: Int? = nil) -> SpecWritten? {
-        if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
-            writer.noteWritten(key, intValue: intValue, at: place, isEntry: false)
-        }
         let path = place.path + [key]
-        switch writer.role(of: key, at: place) {
+        switch noteWritten(key, intValue: intValue, isEntry: false) {
         case .value(let spec)?:
             if writer.givesWay(spec, at: path) {
                 writer.giveWay(at: path)

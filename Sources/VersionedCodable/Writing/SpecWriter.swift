@@ -46,11 +46,13 @@ final class SpecWriter: Encoder {
     /// ``checkKeyForms(at:)``).
     let keyStrategy: JSONEncoder.KeyEncodingStrategy?
     private(set) var finding: Finding?
-    /// Whether the spec's part of the root is written, and of which other objects: the root
-    /// apart, so that the common encode allocates no list.
-    private var rootIsWritten = false
-    /// The objects below the root where it is written, by their paths.
-    private var written: [[String]] = []
+    /// Whether the spec's part of the root is merged into the document (written, or carried by
+    /// a dictionary the type writes), and of which other objects: the root apart, so that the
+    /// common encode allocates no list. `SpecWritten` is what the spec writes; this is what is
+    /// done with it.
+    private var rootIsMerged = false
+    /// The objects below the root where it is merged, by their paths.
+    private var merged: [[String]] = []
     /// The objects the type opened with `nestedContainer` or `superEncoder`, and how to reach
     /// them: the spec's part is written there when the enclosing object is done, or when the
     /// type opens or writes the same place again (see ``release(_:isDone:)``).
@@ -295,12 +297,12 @@ final class SpecWriter: Encoder {
             ?? (version.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1)
         let spec = valueType.versionSpecType.init(withVersion: other)
         let recorded = try SpecRecorder.record(spec, userInfo: userInfo).leaves()
-        let written = self.spec.leaves()
+        let ours = self.spec.leaves()
         guard let version else {
-            return recorded.map(\.path).filter { path in !written.contains { $0.path == path } }
+            return recorded.map(\.path).filter { path in !ours.contains { $0.path == path } }
         }
         let changed = recorded.filter { integer($0.value) == other }.map(\.path)
-        return written.filter { integer($0.value) == version && changed.contains($0.path) }.map(\.path)
+        return ours.filter { integer($0.value) == version && changed.contains($0.path) }.map(\.path)
     }
 
     /// Whether the keys where the version goes are watched even where this encode's spec writes
@@ -368,28 +370,28 @@ final class SpecWriter: Encoder {
 
     /// Readies `place` for another object of the type's, where it opens or writes `place` again:
     /// the objects it opened there before are let go (see ``release(_:isDone:)``), and what was
-    /// written at `place` and below is forgotten, so that the new object gets the spec's part
+    /// merged at `place` and below is forgotten, so that the new object gets the spec's part
     /// whole, whichever of them the coder keeps.
     func reopening(_ place: SpecWritten) throws {
         defer {
-            if !written.isEmpty {
-                written.removeAll { $0.starts(with: place.path) }
+            if !merged.isEmpty {
+                merged.removeAll { $0.starts(with: place.path) }
             }
         }
         try release(place, isDone: false)
     }
 
-    private func isWritten(_ place: SpecWritten) -> Bool {
-        place.path.isEmpty ? rootIsWritten : written.contains(place.path)
+    private func isMerged(_ place: SpecWritten) -> Bool {
+        place.path.isEmpty ? rootIsMerged : merged.contains(place.path)
     }
 
-    /// Marks the spec's part of `place` as written, by this writer or by a dictionary that
-    /// carries it.
-    func markWritten(_ place: SpecWritten) {
+    /// Marks the spec's part of `place` as merged: written by this writer, or carried by a
+    /// dictionary.
+    func markMerged(_ place: SpecWritten) {
         if place.path.isEmpty {
-            rootIsWritten = true
+            rootIsMerged = true
         } else {
-            written.append(place.path)
+            merged.append(place.path)
         }
     }
 
@@ -428,7 +430,7 @@ final class SpecWriter: Encoder {
                 try checkHoldsOwnKeys(heldPlace)
             }
             try checkKeyForms(at: heldPlace)
-            markWritten(heldPlace)
+            markMerged(heldPlace)
             var container = container()
             try write(heldPlace, into: &container)
         }
@@ -445,11 +447,11 @@ final class SpecWriter: Encoder {
         // forwards through the super encoder it opened there. One the type opened before writing
         // a value here was let go when it wrote the value.
         try release(place)
-        guard !isWritten(place) else {
+        guard !isMerged(place) else {
             return
         }
         // The type's object stands here, whether or not the spec writes anything into it.
-        markWritten(place)
+        markMerged(place)
         // An empty object the spec writes is written too, as a reader of its own (a 1.2 build
         // whose spec needs the object) expects it.
         let hasEntries =
@@ -517,7 +519,7 @@ final class SpecWriter: Encoder {
                 } else {
                     try container.encode(value, forKey: ForwardedKey(stringValue: key))
                 }
-            case .object(let child) where !isWritten(child):
+            case .object(let child) where !isMerged(child):
                 let forwarded = ForwardedKey(stringValue: key)
                 guard child.holdsOnlySingleValues, kept(at: child.path).isEmpty else {
                     // As a value, as a synthesized spec writes its object: JSONEncoder hands the
@@ -527,7 +529,7 @@ final class SpecWriter: Encoder {
                     try container.encode(MergedValue.object(child, self), forKey: forwarded)
                     break
                 }
-                markWritten(child)
+                markMerged(child)
                 var nested = container.nestedContainer(keyedBy: ForwardedKey.self, forKey: forwarded)
                 try write(child, into: &nested)
             case .object:
