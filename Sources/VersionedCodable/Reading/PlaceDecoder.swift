@@ -33,6 +33,9 @@ internal final class PlaceDecoder: Decoder, SingleValueDecodingContainer {
     @usableFromInline
     var newer: (storedVersion: Int, readableFrom: Int, writableFrom: Int)?
 
+    /// The decoder of a versioned part's root, whose object is opened once here and shared by
+    /// the spec and the type (`nil` where the part is no object); its place is the default
+    /// spec's until the spec has read the version.
     @usableFromInline
     init(base: any Decoder) {
         self.base = base

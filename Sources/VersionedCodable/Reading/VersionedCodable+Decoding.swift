@@ -199,7 +199,8 @@ extension VersionedCodable {
         return version
     }
 
-    /// The version and the keys the spec read, or `nil` for the default spec's.
+    /// The version and the keys the spec read, or `nil` for the default spec's; where an older
+    /// spec of the chain read it, `shared.foundByOwnSpec` says so.
     private static func readVersion(from shared: PlaceDecoder, chain: VersionChain) throws -> (Int?, KeyNotes?) {
         if VersionSpec.self == VersionKeyAtRootVersionPathSpec.self, chain.specs.count == 1 {
             // Exactly what the default spec's synthesized `init(from:)` reads, at the place the

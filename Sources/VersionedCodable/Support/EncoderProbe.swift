@@ -18,10 +18,10 @@ final class EncoderProbe: Encodable {
         guard depth < 2 else { return }
         depth += 1
         defer { depth -= 1 }
-        var keyed = encoder.container(keyedBy: CodingKeys.self)
-        try keyed.encode(self, forKey: CodingKeys(stringValue: "keyed"))
-        var unkeyed = keyed.nestedUnkeyedContainer(forKey: CodingKeys(stringValue: "unkeyed"))
+        var keyed = encoder.container(keyedBy: ForwardedKey.self)
+        try keyed.encode(self, forKey: ForwardedKey(stringValue: "keyed"))
+        var unkeyed = keyed.nestedUnkeyedContainer(forKey: ForwardedKey(stringValue: "unkeyed"))
         try unkeyed.encode(self)
-        try encode(to: keyed.superEncoder(forKey: CodingKeys(stringValue: "super")))
+        try encode(to: keyed.superEncoder(forKey: ForwardedKey(stringValue: "super")))
     }
 }

@@ -208,14 +208,15 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encodeNil(forKey key: Key) throws { recorder.set(key.stringValue, .value(Int?.none)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if !isTooDeep() {
+        if !notesTooDeep() {
             recorder.set(key.stringValue, try recorder.entry(for: value, at: key.stringValue))
         }
     }
 
-    /// Whether an object below this one would nest past ``SpecRecorder/maximumDepth``: then it is
-    /// not followed, and the recording is refused with the problem once the spec is done.
-    private func isTooDeep() -> Bool {
+    /// Whether an object below this one would nest past ``SpecRecorder/maximumDepth``, noted as
+    /// the recording's problem where it would: then it is not followed, and the recording is
+    /// refused once the spec is done.
+    private func notesTooDeep() -> Bool {
         guard recorder.path.count >= SpecRecorder.maximumDepth else {
             return false
         }
@@ -240,7 +241,7 @@ private struct RecordingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func superEncoder(forKey key: Key) -> any Encoder { subrecorder(key.stringValue) }
 
     private func subrecorder(_ key: String) -> SpecRecorder {
-        if isTooDeep() {
+        if notesTooDeep() {
             return recorder.discarding()
         }
         return recorder.object(at: key)

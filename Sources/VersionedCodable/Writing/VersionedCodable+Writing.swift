@@ -128,6 +128,10 @@ extension VersionedCodable {
     /// The writer for one encode of `value`: the depth checked, the spec asked what it writes,
     /// and the older builds that may read the document named.
     ///
+    /// `atRoot` says that the value is the document's root, as on the common path of
+    /// `encode(versioned:)`, so the encoder is not asked for its coding path, which Foundation's
+    /// encoders make on every ask; the other ways to the root ask, and get the same empty path.
+    ///
     /// Out of line, so that its frame is gone before the type's fields (and the parts nested in
     /// them) are written.
     @inline(never)
