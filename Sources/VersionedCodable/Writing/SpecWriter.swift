@@ -472,6 +472,10 @@ final class SpecWriter: Encoder {
     /// document, first, so that the spec's own values win where a key strategy makes a kept key
     /// one of them; what the spec writes; and beside the version the oldest versions that may
     /// read and write the document.
+    ///
+    /// For a dictionary's object, whose entry under a key wins over what is listed here: so, unlike
+    /// ``write(_:into:)``, it needs no check for a `null` that gave way to the type's value or an
+    /// object already merged, which are both under keys the dictionary wrote.
     func forEachEntry(at place: SpecWritten, _ body: (String, MergedValue) throws -> Void) rethrows {
         if !unknownFields.isEmpty {
             for (key, value) in keptFields(at: place) {
