@@ -67,6 +67,33 @@ struct MovedToRootTests {
         #expect(try JSONDecoder().decode(versioned: Note.self, from: v0) == Note(title: "a+1+2"))
     }
 
+    @Test(
+        "A version at an older spec's place that the spec cannot read is an error, never the nil version",
+        arguments: [
+            (#"{"version": 1}"#, "a+2"), ("{}", "a+1+2"), (#"{"version": "1"}"#, nil), (#"{"version": true}"#, nil),
+            ("[1]", nil), (#""v1""#, nil),
+        ] as [(String, String?)]
+    )
+    func damagedOlderVersion(metadata: String, title: String?) throws {
+        let text = #"{"_metadata": \#(metadata), "title": "a"}"#
+        let json = Data(text.utf8)
+        let object = try JSONSerialization.jsonObject(with: json)
+        let documents = [
+            json,
+            try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0),
+            try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0),
+        ]
+        for data in documents {
+            let decoded = Result { try VersionPlacementTests.decode(Note.self, data) }
+            if let title {
+                #expect(try decoded.get().wrappedValue == Note(title: title))
+            } else {
+                // Read as the nil version, it would lose what `_metadata` holds with no error.
+                #expect(throws: DecodingError.self) { try decoded.get() }
+            }
+        }
+    }
+
     @Test("A version an older spec wrote as a string is read by that spec, where the newest spec cannot read it")
     func olderStringVersion() throws {
         // `Label`'s own spec finds a string where it reads an integer; `LabelV1`'s spec, asked

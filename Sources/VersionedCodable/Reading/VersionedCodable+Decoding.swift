@@ -181,8 +181,9 @@ extension VersionedCodable {
     /// `Self`'s own spec is asked first, as in VersionedCodable 1.2. When it reads no version,
     /// or throws, the specs of older versions that keep the version elsewhere are asked, newest
     /// first, so that every document a version of the chain wrote reads back; the first that
-    /// reads a version decides. When none does, what `Self`'s spec read stands: no version, or
-    /// its error.
+    /// reads a version decides. When none does, the first error a spec threw is thrown (a
+    /// version at an older spec's place that is not a number is no missing version), and
+    /// otherwise the document has no version.
     static func readStoredVersion(from shared: PlaceDecoder, chain: VersionChain) throws -> Int? {
         let (version, keys) = try readVersion(from: shared, chain: chain)
         // In a document that may name the older builds that may read it, the keys that name them
@@ -213,15 +214,25 @@ extension VersionedCodable {
             return try VersionSpec.readVersion(from: shared, template: template, at: chain.specs[0].versionOffset)
         }
         var own: Result<(Int?, KeyNotes?), any Error>?
+        var failure: (any Error)?
         for (spec, offset) in chain.specs {
             let read = Result<(Int?, KeyNotes?), any Error> {
                 try spec.readVersion(from: shared, template: template, at: offset)
             }
-            if case .success((let version?, let keys)) = read {
+            switch read {
+            case .success((let version?, let keys)):
                 shared.foundByOwnSpec = spec == VersionSpec.self
                 return (version, keys)
+            case .failure(let error): failure = failure ?? error
+            case .success: break
             }
             own = own ?? read
+        }
+        // No spec read a version. One that could not read what stands at its place (a damaged
+        // version, or a value of the type's own) leaves it unknown whether the document has
+        // none: its error is thrown, rather than the document read as the `nil` version.
+        if let failure {
+            throw failure
         }
         return try own!.get()
     }
