@@ -179,6 +179,38 @@ struct VersionChainTests {
         #expect(VersionChain(for: ForgetfulNote.self).problem == nil)
     }
 
+    /// Declares that builds of version 1 may read and write it, with a spec that writes the
+    /// version as a string, beside which they cannot be named.
+    struct CompatibleLabel: VersionedCodable {
+        static let version: Int? = 2
+        static let compatibility = ForwardCompatibility.compatible
+        typealias PreviousVersion = MovedToRootTests.LabelV1
+        typealias VersionSpec = StringVersionSpec
+        var text: String
+        init(text: String) { self.text = text }
+        init(from old: MovedToRootTests.LabelV1) { text = old.text }
+    }
+
+    @Test(
+        "A version that names older builds where its spec cannot say where the version is fails validation, as its encode does"
+    )
+    func olderBuildsThatCannotBeNamed() throws {
+        let validated = #expect(throws: VersionedDecodingError.self) { try CompatibleLabel.validateVersionChain() }
+        let encoded = #expect(throws: VersionedDecodingError.self) {
+            try JSONEncoder().encode(versioned: CompatibleLabel(text: "a"))
+        }
+        for error in [validated, encoded] {
+            guard case .invalidVersionChain(.unsupportedSpec(let spec, let reason))? = error else {
+                Issue.record("expected unsupportedSpec, got \(String(describing: error))")
+                continue
+            }
+            #expect(spec is StringVersionSpec.Type)
+            #expect(reason.contains("declare this version incompatible"))
+        }
+        // The previous version, which names no older builds, is sound.
+        try MovedToRootTests.LabelV1.validateVersionChain()
+    }
+
     @Test("Chains whose specs read back validate, a chain whose version moved between specs included")
     func chainsThatReadBack() throws {
         try VersionPlacementTests.Moved.validateVersionChain()

@@ -4,6 +4,8 @@ extension VersionChain {
     /// The first type of the chain, newest first, whose spec cannot be merged into a document or
     /// whose version does not read back: its spec's encoding alone, as JSON, is read through the
     /// newest type the way a versioned decode reads a document, and must give the type's version.
+    /// A type that names the older builds that may read it must also find its version among the
+    /// integers its spec writes, as its every encode does.
     func versionNotReadBack() -> VersionChainProblem? {
         for type in types {
             let (problem, read) = readBack(type, as: newest)
@@ -12,6 +14,18 @@ extension VersionChain {
             }
             if read != type.version {
                 return .versionNotReadBack(type, readAs: read)
+            }
+            // A version that names older builds beside its version must find where it is, as
+            // every encode of it does.
+            if type.olderBuilds != nil,
+                let recorded = try? SpecRecorder.record(
+                    type.versionSpecType.init(withVersion: type.version),
+                    userInfo: [:]
+                ),
+                (try? SpecWriter.versionPaths(in: recorded, version: type.version, of: type, userInfo: [:]))?.isEmpty
+                    != false
+            {
+                return .unsupportedSpec(type.versionSpecType, reason: olderBuildsCannotBeNamed)
             }
         }
         return nil

@@ -126,8 +126,9 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     /// The oldest type: the one whose `PreviousVersion` is ``NothingEarlier``.
     public var oldest: any VersionedCodable.Type { types.last ?? NothingEarlier.self }
 
-    /// Throws if the chain is not sound, or if a version that a type's spec writes does not
-    /// read back as that version.
+    /// Throws if the chain is not sound, if a version that a type's spec writes does not read
+    /// back as that version, or if a version that names the older builds that may read it has a
+    /// spec that writes the version as no integer, which every encode of it would refuse.
     ///
     /// - Throws: ``VersionedDecodingError/invalidVersionChain(_:)`` describing the problem.
     public func validate() throws {
@@ -251,7 +252,9 @@ extension VersionedCodable {
     /// reads the version back through this type, as a versioned decode would: a custom spec
     /// whose ``VersionPathSpec/keyPathToVersion`` does not lead to what its
     /// ``VersionPathSpec/init(withVersion:)`` sets would otherwise write documents that read
-    /// as another version.
+    /// as another version. A version that declares older builds may read it (see
+    /// ``VersionedCodable/compatibility``) must also keep the version as an integer, beside which
+    /// they are named, or every encode of it throws.
     ///
     /// - Throws: ``VersionedDecodingError/invalidVersionChain(_:)`` naming the types involved.
     public static func validateVersionChain() throws {

@@ -278,26 +278,34 @@ final class SpecWriter: Encoder {
     /// Found by ``findVersionPaths()`` where they decide what is written or refused; asked
     /// otherwise only to name the version in an error, where a spec that cannot say leaves them
     /// empty.
-    private(set) lazy var versionPaths: [[String]] = (try? versionPathsAsked()) ?? []
+    private(set) lazy var versionPaths: [[String]] =
+        (try? Self.versionPaths(in: spec, version: version, of: valueType, userInfo: userInfo)) ?? []
 
     /// Finds ``versionPaths``, with the error the spec throws when it is asked to write the
     /// other version: before anything is written, where the places where the version goes are
     /// watched (see ``watchesVersionPaths``) or the older builds that may read the document are
     /// named beside it.
     func findVersionPaths() throws {
-        versionPaths = try versionPathsAsked()
+        versionPaths = try Self.versionPaths(in: spec, version: version, of: valueType, userInfo: userInfo)
     }
 
-    private func versionPathsAsked() throws -> [[String]] {
+    /// The ``versionPaths`` of `spec`, what `valueType`'s spec writes for `version`: asked of the
+    /// spec for another version with `userInfo`, whose error is thrown.
+    static func versionPaths(
+        in spec: SpecWritten,
+        version: Int?,
+        of valueType: any VersionedCodable.Type,
+        userInfo: [CodingUserInfoKey: Any]
+    ) throws -> [[String]] {
         if let index = spec.versionIndex {
             return [[spec.keys[index]]]
         }
         let other =
-            VersionChain(for: valueType).versions.lazy.compactMap { $0 }.first { $0 != self.version }
+            VersionChain(for: valueType).versions.lazy.compactMap { $0 }.first { $0 != version }
             ?? (version.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1)
-        let spec = valueType.versionSpecType.init(withVersion: other)
-        let recorded = try SpecRecorder.record(spec, userInfo: userInfo).leaves()
-        let ours = self.spec.leaves()
+        let otherSpec = valueType.versionSpecType.init(withVersion: other)
+        let recorded = try SpecRecorder.record(otherSpec, userInfo: userInfo).leaves()
+        let ours = spec.leaves()
         guard let version else {
             return recorded.map(\.path).filter { path in !ours.contains { $0.path == path } }
         }

@@ -176,10 +176,9 @@ extension VersionedCodable {
             try writer.findVersionPaths()
         }
         if writer.olderBuilds != nil, writer.versionPaths.isEmpty {
-            let reason =
-                "keeps the version where no integer it writes is the version, so the older builds "
-                + "that may read the document cannot be named beside it; declare this version incompatible"
-            throw VersionedDecodingError.invalidVersionChain(.unsupportedSpec(VersionSpec.self, reason: reason))
+            throw VersionedDecodingError.invalidVersionChain(
+                .unsupportedSpec(VersionSpec.self, reason: olderBuildsCannotBeNamed)
+            )
         }
         try checkNotSharingPlace(with: encoder, writer: writer)
         return writer
@@ -248,3 +247,9 @@ struct VersionedRoot: Encodable {
         try value.encodeVersionedAtRoot(to: encoder, versionsToWrite: versionsToWrite, keyStrategy: keyStrategy)
     }
 }
+
+/// Why a spec that writes the version as no integer cannot serve a version that names the older
+/// builds that may read its documents.
+let olderBuildsCannotBeNamed =
+    "keeps the version where no integer it writes is the version, so the older builds "
+    + "that may read the document cannot be named beside it; declare this version incompatible"
