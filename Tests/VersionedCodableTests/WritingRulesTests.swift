@@ -382,4 +382,53 @@ struct WritingRulesTests {
             }
         }
     }
+
+    struct PriceV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var amount: Int
+    }
+
+    /// Declares nothing: builds of version 1 must not read it, whatever its own fields say.
+    struct Price: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = PriceV1
+        var amount: Int
+        var versionReadableFrom: Int?
+        var versionWritableFrom: Int?
+        init(amount: Int, readable: Int?, writable: Int?) {
+            self.amount = amount
+            versionReadableFrom = readable
+            versionWritableFrom = writable
+        }
+        init(from old: PriceV1) { self.init(amount: old.amount, readable: nil, writable: nil) }
+    }
+
+    struct IncompatibleCounts: DictionaryAtVersionPlaceTests.RootCounts, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = VersionPlacementTests.Tally
+        var counts: [String: Int]
+        init(counts: [String: Int]) { self.counts = counts }
+        init(from old: VersionPlacementTests.Tally) { counts = old.counts }
+    }
+
+    @Test("A type that declares nothing cannot write its own values where older builds of its spec read a declaration")
+    func undeclaredDeclarationKeys() throws {
+        // As where the version declares them, a `nil` is refused too: the property's type is the
+        // type's own.
+        for (readable, writable) in [(1, nil), (nil, 1), (1, 1), (nil, nil)] as [(Int?, Int?)] {
+            let price = Price(amount: 5, readable: readable, writable: writable)
+            // Written, builds of version 1 would read and write it as a document they may.
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try JSONEncoder().encode(versioned: price)
+            }
+            let error = #expect(throws: EncodingError.self) { try JSONEncoder().encode([Versioned(price)]) }
+            #expect("\(String(describing: error))".contains("writes its own value at `versionReadableFrom`"))
+        }
+        for key in ["versionReadableFrom", "versionWritableFrom"] {
+            #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: key)) {
+                try JSONEncoder().encode(versioned: IncompatibleCounts(counts: [key: 1, "apples": 2]))
+            }
+        }
+    }
 }

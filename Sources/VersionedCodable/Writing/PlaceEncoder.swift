@@ -134,7 +134,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// for every key the type writes here, which most keys answer with no.
     @inline(__always)
     private func isWatched(_ key: String) -> Bool {
-        watchesEveryKey || place.keys.contains(key)
+        watchesEveryKey || place.keys.contains(key) || mayNameOlderBuilds(key)
     }
 
     var codingPath: [any CodingKey] { base.codingPath }
@@ -146,7 +146,11 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
             writer.noteWritten(key, intValue: intValue, at: place, isEntry: isEntry)
         }
-        return writer.role(of: key, at: place)
+        let role = writer.role(of: key, at: place)
+        if role == nil, mayNameOlderBuilds(key), writer.isUndeclaredDeclarationKey(key, at: place) {
+            writer.note(isEntry ? .entry(path: place.path + [key]) : .clash(path: place.path + [key], atVersion: false))
+        }
+        return role
     }
 
     /// Whether `value`, a single value written at `key`, goes to the real encoder: for a `nil`

@@ -335,6 +335,23 @@ final class SpecWriter: Encoder {
         return (Array(path.dropLast()), keys.readable, keys.writable)
     }
 
+    /// Whether `key` at `place` is where a version that names older builds names them (see
+    /// ``declaration``), in an encode that names none: builds of an older version with the same
+    /// spec would read a value of the type's there as a declaration its version does not make,
+    /// so the key is the library's in every document that they may meet. Asked only of a key
+    /// that could be one (see ``mayNameOlderBuilds(_:)``).
+    func isUndeclaredDeclarationKey(_ key: String, at place: SpecWritten) -> Bool {
+        let previous = valueType.previousVersionType
+        guard olderBuilds == nil, version != nil, previous.version != nil,
+            previous.versionSpecType == valueType.versionSpecType, let path = versionPaths.first,
+            path.count == place.path.count + 1, path.starts(with: place.path)
+        else {
+            return false
+        }
+        let keys = declarationKeys(besideVersionKey: path.last!)
+        return key == keys.readable || key == keys.writable
+    }
+
     /// Notes the first finding; the encode throws it once the type is done, where the type's
     /// container could not throw it (`nestedContainer`) or the type did not let it through.
     func note(_ finding: Finding) {
@@ -677,6 +694,13 @@ extension SpecWritten: Encodable {
             }
         }
     }
+}
+
+/// Whether `key` could name the older builds that may read a document beside its version
+/// (`versionReadableFrom`): the one test every key a type writes where a spec writes passes.
+@inline(__always)
+func mayNameOlderBuilds(_ key: String) -> Bool {
+    key.utf8.count > 12 && (key.hasSuffix("ReadableFrom") || key.hasSuffix("WritableFrom"))
 }
 
 /// The value as an `Int`, when it is an integer that fits.
