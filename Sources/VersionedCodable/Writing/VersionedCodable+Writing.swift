@@ -149,7 +149,10 @@ extension VersionedCodable {
         if codingPath.count > maximumVersionedPartDepth {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: tooDeepDescription))
         }
-        // The chain is asked where the spec keeps the version, or for the older builds named.
+        // The chain is asked where a custom spec keeps the version, and for the older builds a
+        // declaring version names, so a chain with a problem cannot answer. The default spec of
+        // a version that declares nothing asks it nothing: its version goes to `version`, and a
+        // chain's problem is thrown where a document is read.
         if VersionSpec.self != VersionKeyAtRootVersionPathSpec.self || compatibility != .incompatible,
             let problem = VersionChain(for: Self.self).problem
         {
