@@ -222,6 +222,68 @@ struct SpecIsTheTruthSpecFormsTests {
         }
     }
 
+    /// Names the chain's three versions and stops the process when asked for any other, as a
+    /// spec that maps its versions with a table may.
+    struct TableSpec: VersionPathSpec {
+        static let names = [1: "alpha", 2: "beta", 3: "gamma"]
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.number }
+        var format: String?
+        var number: Int? { format.flatMap { name in Self.names.first { $0.value == name }?.key } }
+        init(withVersion version: Int?) {
+            guard let version else {
+                format = nil
+                return
+            }
+            guard let name = Self.names[version] else { fatalError("asked for version \(version)") }
+            format = name
+        }
+    }
+
+    struct TableV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = TableSpec
+        var name: String
+    }
+
+    struct TableV2: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = TableV1
+        typealias VersionSpec = TableSpec
+        var name: String
+        init(name: String) { self.name = name }
+        init(from old: TableV1) { name = old.name }
+        func downgraded() -> TableV1 { TableV1(name: name) }
+    }
+
+    struct Table: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = TableV2
+        typealias VersionSpec = TableSpec
+        var name: String
+        init(name: String) { self.name = name }
+        init(from old: TableV2) { name = old.name }
+        func downgraded() -> TableV2 { TableV2(name: name) }
+    }
+
+    /// Runs in a child process: a spec asked for a version outside the chain stops it.
+    @Test("A spec is asked only for versions of the chain, on every path")
+    func specAskedOnlyForTheChainsVersions() async {
+        await #expect(processExitsWith: .success) {
+            SpecTruth.endChildProcess {
+                try Table.validateVersionChain()
+                for format in Format.allCases {
+                    for version in [3, 2, 1] {
+                        let data = try format.write(Table(name: "a"), asVersion: version)
+                        let read = try format.read(Table.self, data)
+                        try SpecTruth.check(read.storedVersion, version, "\(format) version \(version)")
+                        try SpecTruth.check(read.wrappedValue, Table(name: "a"), "\(format) value of \(version)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("A document that is no object reads as the nil version through a lenient spec", arguments: Format.allCases)
     func nonObjectLegacyDocuments(format: Format) throws {
         for (legacy, lines) in [("hello", ["hello"]), (["a", "b"], ["a", "b"])] as [(Any, [String])] {

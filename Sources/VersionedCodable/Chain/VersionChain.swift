@@ -99,6 +99,15 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         return versions.contains(version)
     }
 
+    /// The numbered versions of the chain, newest first, those of the types that keep their
+    /// versions with `spec` first: the versions `spec` is asked to write, to see where what it
+    /// writes changes with the version. A spec is asked only for versions of the chain, unless
+    /// the chain has no other.
+    func numberedVersions(for spec: any VersionPathSpec.Type) -> [Int] {
+        let own = types.filter { $0.versionSpecType == spec }.compactMap { $0.version }
+        return own + versions.compactMap { $0 }.filter { !own.contains($0) }
+    }
+
     /// The versions whose documents name the older builds that may read them.
     private let declaringVersions: [Int?]
 

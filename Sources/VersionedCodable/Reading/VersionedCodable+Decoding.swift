@@ -208,16 +208,14 @@ extension VersionedCodable {
             // shared root has from the start.
             return (try shared.sharedRoot().decodeIfPresent(Int.self, forKey: VersionKeyAtRootVersionPathSpec.key), nil)
         }
-        // A numbered version, whose spec has the parts a key path may pass through.
-        let template = version ?? chain.versions.lazy.compactMap { $0 }.first ?? 0
         guard chain.specs.count > 1 else {
-            return try VersionSpec.readVersion(from: shared, template: template, at: chain.specs[0].versionOffset)
+            return try VersionSpec.readVersion(from: shared, in: chain, at: chain.specs[0].versionOffset)
         }
         var own: Result<(Int?, KeyNotes?), any Error>?
         var failure: (any Error)?
         for (spec, offset) in chain.specs {
             let read = Result<(Int?, KeyNotes?), any Error> {
-                try spec.readVersion(from: shared, template: template, at: offset)
+                try spec.readVersion(from: shared, in: chain, at: offset)
             }
             switch read {
             case .success((let version?, let keys)):

@@ -3,15 +3,19 @@ extension VersionPathSpec {
     /// the spec read. A key the spec needs that is missing or `null` is no version.
     ///
     /// - Parameters:
-    ///   - template: A version whose spec has every part the spec's key path may pass through
-    ///     (see ``version(at:comparedWith:)``).
+    ///   - chain: The chain being read, whose versions the spec is asked to write where its key
+    ///     path may pass through parts a document lacks (see ``version(at:in:)``).
     ///   - offset: The spec's ``versionOffset``.
-    static func readVersion(from shared: PlaceDecoder, template: Int?, at offset: Int?) throws -> (Int?, KeyNotes) {
+    static func readVersion(
+        from shared: PlaceDecoder,
+        in chain: VersionChain,
+        at offset: Int?
+    ) throws -> (Int?, KeyNotes) {
         let keys = KeyNotes()
         shared.specKeys = keys
         defer { shared.specKeys = nil }
         do {
-            return (try Self(from: shared).version(at: offset, comparedWith: template), keys)
+            return (try Self(from: shared).version(at: offset, in: chain), keys)
         } catch let error as DecodingError where keys.metMissingKeyAnywhere {
             // A key the spec needs is missing or `null` (a document without `_metadata`, written
             // before the type was versioned): the document has no version. Anything else the
@@ -38,17 +42,21 @@ extension VersionPathSpec {
     /// `\Self.headers[0].version`) would stop the process on a document that lacks what it
     /// reads, so unless it is a path of stored properties, which cannot trap, it is applied only
     /// to a spec that has every part on the way to the version: each optional's value, array
-    /// element, dictionary entry and enum case where the spec written for `template`, a version
-    /// of the chain, differs from the spec written for another version. A spec that lacks one
-    /// holds no version; parts that are the same for every version (a name the spec writes
-    /// beside it) may be missing.
-    func version(at offset: Int?, comparedWith template: Int?) -> Int? {
+    /// element, dictionary entry and enum case where the spec written for one version of
+    /// `chain` differs from the spec written for another (see
+    /// ``VersionChain/numberedVersions(for:)``). A spec that lacks one holds no version; parts
+    /// that are the same for every version (a name the spec writes beside it) may be missing.
+    func version(at offset: Int?, in chain: VersionChain) -> Int? {
         if let offset {
             // What the key path reads, read where `MemoryLayout` says it is.
             return withUnsafeBytes(of: self) { $0.load(fromByteOffset: offset, as: Int?.self) }
         }
+        let versions = chain.numberedVersions(for: Self.self)
+        let template = versions.first ?? 0
         let written = Self(withVersion: template)
-        let other = Self(withVersion: template.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1)
+        let other = Self(
+            withVersion: versions.first { $0 != template } ?? (template == .max ? template - 1 : template + 1)
+        )
         let way = compare(self, with: written, other)
         // A spec that writes every version alike has no way to tell: every part counts.
         if !(way.differs ? way.lacks : compare(self, with: written, nil).lacks) {

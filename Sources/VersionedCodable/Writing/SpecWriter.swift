@@ -301,7 +301,7 @@ final class SpecWriter: Encoder {
             return [[spec.keys[index]]]
         }
         let other =
-            VersionChain(for: valueType).versions.lazy.compactMap { $0 }.first { $0 != version }
+            VersionChain(for: valueType).numberedVersions(for: valueType.versionSpecType).first { $0 != version }
             ?? (version.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1)
         let otherSpec = valueType.versionSpecType.init(withVersion: other)
         let recorded = try SpecRecorder.record(otherSpec, userInfo: userInfo).leaves()
