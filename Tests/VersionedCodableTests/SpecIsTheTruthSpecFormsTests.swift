@@ -284,6 +284,66 @@ struct SpecIsTheTruthSpecFormsTests {
         }
     }
 
+    /// Names the `nil` version and version 1 only, and stops the process when asked for any
+    /// other.
+    struct PairSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.number }
+        var format: String?
+        var number: Int? { format == "alpha" ? 1 : nil }
+        init(withVersion version: Int?) {
+            switch version {
+            case nil: format = nil
+            case 1: format = "alpha"
+            default: fatalError("asked for version \(version!)")
+            }
+        }
+    }
+
+    struct PairV0: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = PairSpec
+        var name: String
+        var format: String?
+    }
+
+    struct Pair: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = PairV0
+        typealias VersionSpec = PairSpec
+        var name: String
+        init(name: String) { self.name = name }
+        init(from old: PairV0) { name = old.name }
+        func downgraded() -> PairV0 { PairV0(name: name, format: nil) }
+    }
+
+    /// Runs in a child process, as the test above.
+    @Test("A chain of the nil version and one other asks its spec for those two only")
+    func specOfTwoVersionsAskedOnlyForThem() async {
+        await #expect(processExitsWith: .success) {
+            SpecTruth.endChildProcess {
+                try Pair.validateVersionChain()
+                for format in Format.allCases {
+                    for version in [1, nil] as [Int?] {
+                        let data = try format.write(Pair(name: "a"), asVersion: version)
+                        let read = try format.read(Pair.self, data)
+                        try SpecTruth.check(
+                            read.storedVersion,
+                            version,
+                            "\(format) version \(String(describing: version))"
+                        )
+                        try SpecTruth.check(read.wrappedValue, Pair(name: "a"), "\(format) value")
+                    }
+                    // The nil version's own value where version 1's name goes is refused.
+                    do {
+                        _ = try format.write(PairV0(name: "a", format: "alpha"))
+                        throw SpecTruth.Mismatch("\(format): the nil version's own format was written")
+                    } catch VersionedEncodingError.typeHasClashingVersionField {}
+                }
+            }
+        }
+    }
+
     @Test("A document that is no object reads as the nil version through a lenient spec", arguments: Format.allCases)
     func nonObjectLegacyDocuments(format: Format) throws {
         for (legacy, lines) in [("hello", ["hello"]), (["a", "b"], ["a", "b"])] as [(Any, [String])] {

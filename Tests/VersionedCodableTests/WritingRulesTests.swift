@@ -431,4 +431,104 @@ struct WritingRulesTests {
             }
         }
     }
+
+    /// Version 2 keeps the version in `_metadata`; version 3 keeps it at the root again, with the
+    /// same spec as `PriceV1`, whose builds read its documents.
+    struct PriceMoved: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = PriceV1
+        typealias VersionSpec = MetadataVersionSpec
+        var amount: Int
+        init(from old: PriceV1) { amount = old.amount }
+    }
+
+    struct PriceBack: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = PriceMoved
+        var amount: Int
+        var versionReadableFrom: Int
+        init(amount: Int) {
+            self.amount = amount
+            versionReadableFrom = 1
+        }
+        init(from old: PriceMoved) { self.init(amount: old.amount) }
+    }
+
+    /// Declares nothing, with fields that `.convertToSnakeCase` writes as the declaration's keys.
+    struct SnakePrice: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = PriceV1
+        var amount: Int
+        var version_readable_from: Int
+        init(amount: Int) {
+            self.amount = amount
+            version_readable_from = 1
+        }
+        init(from old: PriceV1) { self.init(amount: old.amount) }
+    }
+
+    /// A key with only a string value, for a custom key strategy's answer.
+    struct RenamedKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ stringValue: String) { self.stringValue = stringValue }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Keeps the version at `schemaVersion`, which `.convertToSnakeCase` writes `schema_version`.
+    struct SchemaSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.schemaVersion }
+        var schemaVersion: Int?
+        init(withVersion version: Int?) { schemaVersion = version }
+    }
+
+    struct UnnumberedSchema: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = SchemaSpec
+        var name: String
+        var schema_version: Int?
+    }
+
+    struct NumberedSchema: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = UnnumberedSchema
+        typealias VersionSpec = SchemaSpec
+        var name: String
+        init(from old: UnnumberedSchema) { name = old.name }
+    }
+
+    @Test(
+        "Keys that older builds or the nil version's reader would take for the spec's are refused past a spec change and under key strategies"
+    )
+    func reservedKeysPastSpecChangesAndStrategies() throws {
+        // Builds of version 1 keep the version at the root, as version 3 does again.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: PriceBack(amount: 5))
+        }
+        let snake = JSONEncoder()
+        snake.keyEncodingStrategy = .convertToSnakeCase
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try snake.encode(versioned: SnakePrice(amount: 5))
+        }
+        let renaming = JSONEncoder()
+        renaming.keyEncodingStrategy = .custom { path in
+            let key = path.last!.stringValue
+            return RenamedKey(key == "version_readable_from" ? "versionReadableFrom" : key)
+        }
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try renaming.encode(versioned: SnakePrice(amount: 5))
+        }
+        // Written, it would read back as version 3, without its migration.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try snake.encode(versioned: UnnumberedSchema(name: "a", schema_version: 3))
+        }
+        let unversioned = try snake.encode(versioned: UnnumberedSchema(name: "a", schema_version: nil))
+        let reader = JSONDecoder()
+        reader.keyDecodingStrategy = .convertFromSnakeCase
+        let read = try reader.decodeWithStoredVersion(NumberedSchema.self, from: unversioned)
+        #expect(read.storedVersion == nil)
+        #expect(read.wrappedValue == NumberedSchema(from: UnnumberedSchema(name: "a", schema_version: nil)))
+    }
 }

@@ -108,6 +108,19 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         return own + versions.compactMap { $0 }.filter { !own.contains($0) }
     }
 
+    /// A version of the chain other than `version` for `spec` to write: one of its own types'
+    /// first, another numbered one next, and then `nil` where the chain has it; one beside
+    /// `version` only where the chain has no other.
+    func otherVersion(than version: Int?, for spec: any VersionPathSpec.Type) -> Int? {
+        if let other = numberedVersions(for: spec).first(where: { $0 != version }) {
+            return other
+        }
+        if version != nil, versions.contains(nil) {
+            return nil
+        }
+        return version.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1
+    }
+
     /// The versions whose documents name the older builds that may read them.
     private let declaringVersions: [Int?]
 

@@ -44,19 +44,16 @@ extension VersionPathSpec {
     /// to a spec that has every part on the way to the version: each optional's value, array
     /// element, dictionary entry and enum case where the spec written for one version of
     /// `chain` differs from the spec written for another (see
-    /// ``VersionChain/numberedVersions(for:)``). A spec that lacks one holds no version; parts
+    /// ``VersionChain/otherVersion(than:for:)``). A spec that lacks one holds no version; parts
     /// that are the same for every version (a name the spec writes beside it) may be missing.
     func version(at offset: Int?, in chain: VersionChain) -> Int? {
         if let offset {
             // What the key path reads, read where `MemoryLayout` says it is.
             return withUnsafeBytes(of: self) { $0.load(fromByteOffset: offset, as: Int?.self) }
         }
-        let versions = chain.numberedVersions(for: Self.self)
-        let template = versions.first ?? 0
+        let template = chain.numberedVersions(for: Self.self).first ?? 0
         let written = Self(withVersion: template)
-        let other = Self(
-            withVersion: versions.first { $0 != template } ?? (template == .max ? template - 1 : template + 1)
-        )
+        let other = Self(withVersion: chain.otherVersion(than: template, for: Self.self))
         let way = compare(self, with: written, other)
         // A spec that writes every version alike has no way to tell: every part counts.
         if !(way.differs ? way.lacks : compare(self, with: written, nil).lacks) {

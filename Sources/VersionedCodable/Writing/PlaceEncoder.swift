@@ -141,9 +141,10 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// Notes that the type writes `key` here, where the writer compares its keys later (under a
     /// key strategy, beside kept fields), and returns what the spec writes there: asked once for
-    /// each watched key the type writes.
-    private func noteWritten(_ key: String, intValue: Int?, isEntry: Bool) -> SpecWritten.Entry? {
-        if writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
+    /// each watched key the type writes. A `nil` that `encodeIfPresent` writes as nothing
+    /// (`writes` false) is asked, but not noted.
+    private func noteWritten(_ key: String, intValue: Int?, isEntry: Bool, writes: Bool = true) -> SpecWritten.Entry? {
+        if writes, writer.keyStrategy != nil || !writer.unknownFields.isEmpty {
             writer.noteWritten(key, intValue: intValue, at: place, isEntry: isEntry)
         }
         let role = writer.role(of: key, at: place)
@@ -155,9 +156,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// Whether `value`, a single value written at `key`, goes to the real encoder: for a `nil`
     /// (`isNil`), whether the type wrote nothing the spec's part would change on reading back.
-    private func passes<T>(_ value: T, at key: Key, isNil: Bool = false) throws -> Bool {
+    private func passes<T>(_ value: T, at key: Key, isNil: Bool = false, writes: Bool = true) throws -> Bool {
         guard isWatched(key.stringValue),
-            let role = noteWritten(key.stringValue, intValue: key.intValue, isEntry: writesEntries)
+            let role = noteWritten(key.stringValue, intValue: key.intValue, isEntry: writesEntries, writes: writes)
         else {
             if !isNil { noteOwnKey() }
             return true
@@ -301,7 +302,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let value {
             return try encode(value, forKey: key, isOptional: true)
         }
-        _ = try passes(value, at: key, isNil: true)
+        _ = try passes(value, at: key, isNil: true, writes: false)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {

@@ -162,9 +162,14 @@ final class SpecWriter: Encoder {
         guard !written.isEmpty else {
             return
         }
+        // The keys that the spec writes here, and those that are the library's where it writes
+        // nothing: the `nil` version's places, and the keys that name older builds.
         var specKeys = place.keys
-        if let declaration, declaration.path == place.path {
-            specKeys += [declaration.readable, declaration.writable]
+        if watchesVersionPaths {
+            specKeys += versionPaths.filter { Array($0.dropLast()) == place.path }.map { $0.last! }
+        }
+        if let reserved = reservedDeclaration, reserved.path == place.path {
+            specKeys += [reserved.readable, reserved.writable]
         }
         let keys = specKeys.map { ($0, Int?.none) } + written.map { ($0.key, $0.intValue) }
         let forms = keyStrategy.forms(of: keys, at: place.path)
@@ -300,17 +305,19 @@ final class SpecWriter: Encoder {
         if let index = spec.versionIndex {
             return [[spec.keys[index]]]
         }
-        let other =
-            VersionChain(for: valueType).numberedVersions(for: valueType.versionSpecType).first { $0 != version }
-            ?? (version.map { $0 == .max ? $0 - 1 : $0 + 1 } ?? 1)
+        let other = VersionChain(for: valueType).otherVersion(than: version, for: valueType.versionSpecType)
         let otherSpec = valueType.versionSpecType.init(withVersion: other)
         let recorded = try SpecRecorder.record(otherSpec, userInfo: userInfo).leaves()
         let ours = spec.leaves()
         guard let version else {
             return recorded.map(\.path).filter { path in !ours.contains { $0.path == path } }
         }
-        let changed = recorded.filter { integer($0.value) == other }.map(\.path)
-        return ours.filter { integer($0.value) == version && changed.contains($0.path) }.map(\.path)
+        // Where this spec writes the version, and the other's writes its own, or none for `nil`.
+        return ours.filter { leaf in
+            let theirs = recorded.first { $0.path == leaf.path }
+            return integer(leaf.value) == version
+                && (other == nil ? theirs == nil : theirs.flatMap { integer($0.value) } == other)
+        }.map(\.path)
     }
 
     /// Whether the keys where the version goes are watched even where this encode's spec writes
@@ -328,28 +335,36 @@ final class SpecWriter: Encoder {
     /// Where the oldest versions that may read and write the document are written, when they
     /// are: beside the version, under its key with `ReadableFrom` and `WritableFrom` added.
     private var declaration: (path: [String], readable: String, writable: String)? {
-        guard olderBuilds != nil, let path = versionPaths.first else {
+        olderBuilds != nil ? reservedDeclaration : nil
+    }
+
+    /// Where the keys that name older builds stand beside the version, where they are the
+    /// library's: in an encode that names older builds, and in any document of a numbered
+    /// version that builds of an older numbered version with the same spec may meet, which would
+    /// read a value of the type's there as a declaration its version does not make.
+    private var reservedDeclaration: (path: [String], readable: String, writable: String)? {
+        guard olderBuilds != nil || version != nil && olderBuildsShareSpec, let path = versionPaths.first else {
             return nil
         }
         let keys = declarationKeys(besideVersionKey: path.last!)
         return (Array(path.dropLast()), keys.readable, keys.writable)
     }
 
-    /// Whether `key` at `place` is where a version that names older builds names them (see
-    /// ``declaration``), in an encode that names none: builds of an older version with the same
-    /// spec would read a value of the type's there as a declaration its version does not make,
-    /// so the key is the library's in every document that they may meet. Asked only of a key
-    /// that could be one (see ``mayNameOlderBuilds(_:)``).
+    /// Whether an older type of the chain has a numbered version and keeps it with this spec.
+    private var olderBuildsShareSpec: Bool {
+        VersionChain(for: valueType).types.dropFirst().contains {
+            $0.version != nil && $0.versionSpecType == valueType.versionSpecType
+        }
+    }
+
+    /// Whether `key` at `place` is a key that names older builds beside the version, where they
+    /// are the library's (see ``reservedDeclaration``) but this encode names none. Asked only of a
+    /// key that could be one (see ``mayNameOlderBuilds(_:)``).
     func isUndeclaredDeclarationKey(_ key: String, at place: SpecWritten) -> Bool {
-        let previous = valueType.previousVersionType
-        guard olderBuilds == nil, version != nil, previous.version != nil,
-            previous.versionSpecType == valueType.versionSpecType, let path = versionPaths.first,
-            path.count == place.path.count + 1, path.starts(with: place.path)
-        else {
+        guard olderBuilds == nil, let reserved = reservedDeclaration, reserved.path == place.path else {
             return false
         }
-        let keys = declarationKeys(besideVersionKey: path.last!)
-        return key == keys.readable || key == keys.writable
+        return key == reserved.readable || key == reserved.writable
     }
 
     /// Notes the first finding; the encode throws it once the type is done, where the type's
@@ -475,8 +490,10 @@ final class SpecWriter: Encoder {
         guard !isMerged(place) else {
             return
         }
-        // The type's object stands here, whether or not the spec writes anything into it.
+        // The type's object stands here, whether or not the spec writes anything into it; its
+        // keys are compared with the spec's under a key strategy either way.
         markMerged(place)
+        try checkKeyForms(at: place)
         // An empty object the spec writes is written too, as a reader of its own (a 1.2 build
         // whose spec needs the object) expects it.
         let hasEntries =
@@ -485,7 +502,6 @@ final class SpecWriter: Encoder {
         guard hasEntries else {
             return
         }
-        try checkKeyForms(at: place)
         var container =
             place.path.isEmpty
             ? rootContainer ?? encoder.container(keyedBy: ForwardedKey.self)
