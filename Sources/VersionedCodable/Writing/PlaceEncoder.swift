@@ -148,7 +148,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             writer.noteWritten(key, intValue: intValue, at: place, isEntry: isEntry)
         }
         let role = writer.role(of: key, at: place)
-        if role == nil, mayNameOlderBuilds(key), writer.isUndeclaredDeclarationKey(key, at: place) {
+        if role == nil, writer.isUndeclaredDeclarationKey(key, at: place) {
             writer.note(isEntry ? .entry(path: place.path + [key]) : .clash(path: place.path + [key], atVersion: false))
         }
         return role

@@ -358,10 +358,12 @@ final class SpecWriter: Encoder {
     }
 
     /// Whether `key` at `place` is a key that names older builds beside the version, where they
-    /// are the library's (see ``reservedDeclaration``) but this encode names none. Asked only of a
-    /// key that could be one (see ``mayNameOlderBuilds(_:)``).
+    /// are the library's (see ``reservedDeclaration``) but this encode names none. A key that
+    /// could not be one (see ``mayNameOlderBuilds(_:)``) is answered first.
     func isUndeclaredDeclarationKey(_ key: String, at place: SpecWritten) -> Bool {
-        guard olderBuilds == nil, let reserved = reservedDeclaration, reserved.path == place.path else {
+        guard mayNameOlderBuilds(key), olderBuilds == nil, let reserved = reservedDeclaration,
+            reserved.path == place.path
+        else {
             return false
         }
         return key == reserved.readable || key == reserved.writable
