@@ -211,20 +211,21 @@ extension VersionedCodable {
         guard chain.specs.count > 1 else {
             return try VersionSpec.readVersion(from: shared, in: chain, at: chain.specs[0].versionOffset)
         }
-        var own: Result<(Int?, KeyNotes?), any Error>?
+        var ownKeys: KeyNotes?
         var failure: (any Error)?
-        for (spec, offset) in chain.specs {
-            let read = Result<(Int?, KeyNotes?), any Error> {
-                try spec.readVersion(from: shared, in: chain, at: offset)
+        for (index, (spec, offset)) in chain.specs.enumerated() {
+            do {
+                let (version, keys) = try spec.readVersion(from: shared, in: chain, at: offset)
+                if let version {
+                    shared.foundByOwnSpec = spec == VersionSpec.self
+                    return (version, keys)
+                }
+                if index == 0 {
+                    ownKeys = keys
+                }
+            } catch {
+                failure = failure ?? error
             }
-            switch read {
-            case .success((let version?, let keys)):
-                shared.foundByOwnSpec = spec == VersionSpec.self
-                return (version, keys)
-            case .failure(let error): failure = failure ?? error
-            case .success: break
-            }
-            own = own ?? read
         }
         // No spec read a version. One that could not read what stands at its place (a damaged
         // version, or a value of the type's own) leaves it unknown whether the document has
@@ -232,7 +233,7 @@ extension VersionedCodable {
         if let failure {
             throw failure
         }
-        return try own!.get()
+        return (nil, ownKeys)
     }
 
     /// Decodes the value at a versioned part's root from `decoder`, the part's ``PlaceDecoder``:
