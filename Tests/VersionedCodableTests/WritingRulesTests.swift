@@ -531,4 +531,106 @@ struct WritingRulesTests {
         #expect(read.storedVersion == nil)
         #expect(read.wrappedValue == NumberedSchema(from: UnnumberedSchema(name: "a", schema_version: nil)))
     }
+
+    /// Version 2 keeps the version in `_metadata` and has a field of its own at the root's
+    /// `version`, where version 3 keeps the version again: a build of version 3 asks its own
+    /// spec first, and would read that field as the version.
+    struct RevisionV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var name: String
+    }
+
+    struct RevisionV2: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = RevisionV1
+        typealias VersionSpec = MetadataVersionSpec
+        var name: String
+        var version: Int?
+        init(name: String, version: Int?) {
+            self.name = name
+            self.version = version
+        }
+        init(from old: RevisionV1) { self.init(name: old.name, version: nil) }
+    }
+
+    struct Revision: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = RevisionV2
+        var name: String
+        var revision: Int?
+        init(name: String, revision: Int?) {
+            self.name = name
+            self.revision = revision
+        }
+        init(from old: RevisionV2) { self.init(name: old.name, revision: old.version) }
+        func downgraded() throws -> RevisionV2 { RevisionV2(name: name, version: revision) }
+    }
+
+    /// Version 1 of `Stamped`, writing its own number at the root's `version` through a super
+    /// encoder, where `Stamped`'s spec reads the version first.
+    struct StampedV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var stamp: Int
+        enum CodingKeys: String, CodingKey { case version }
+        init(stamp: Int) { self.stamp = stamp }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            stamp = try Int(from: container.superDecoder(forKey: .version))
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try stamp.encode(to: container.superEncoder(forKey: .version))
+        }
+    }
+
+    struct Stamped: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = StampedV1
+        var stamp: Int
+        init(stamp: Int) { self.stamp = stamp }
+        init(from old: StampedV1) { stamp = old.stamp }
+        func downgraded() throws -> StampedV1 { StampedV1(stamp: stamp) }
+    }
+
+    struct RevisionList: Codable {
+        var revisions: [Versioned<Revision>]
+    }
+
+    @Test("An older version written for newer builds too writes no number where their chain reads the version first")
+    func olderVersionWatchesNewerChainsPlaces() throws {
+        // Written, `"version": 1` would read back through `Revision` as version 1, with `rev`
+        // lost: refused, for every value, at the root and in a part.
+        for revision in [1, 2, 3] {
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try JSONEncoder().encode(versioned: Revision(name: "a", revision: revision), asVersion: 2)
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(Revision.self, asVersion: 2)
+        let list = RevisionList(revisions: [Versioned(Revision(name: "a", revision: 1))])
+        let error = try #require(throws: EncodingError.self) { try encoder.encode(list) }
+        guard case .invalidValue(_, let context) = error else {
+            Issue.record("expected invalidValue, got \(error)")
+            return
+        }
+        #expect(context.debugDescription.contains("the chain of a newer version reads the version before its own spec"))
+        // What a super encoder writes there is not seen, so opening one there is refused too.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: Stamped(stamp: 1), asVersion: 1)
+        }
+        let stamped = try JSONEncoder().encode(versioned: StampedV1(stamp: 1))
+        #expect(try JSONDecoder().decode(versioned: StampedV1.self, from: stamped) == StampedV1(stamp: 1))
+        // With nothing there, the document reads back as version 2, in both builds.
+        let data = try JSONEncoder().encode(versioned: Revision(name: "a", revision: nil), asVersion: 2)
+        let read = try JSONDecoder().decodeWithStoredVersion(Revision.self, from: data)
+        #expect(read.storedVersion == 2)
+        #expect(read.wrappedValue == Revision(name: "a", revision: nil))
+        #expect(try JSONDecoder().decode(versioned: RevisionV2.self, from: data) == RevisionV2(name: "a", version: nil))
+        // A build of version 2 writes its own documents as it always did: it knows no newer chain.
+        let own = try JSONEncoder().encode(versioned: RevisionV2(name: "a", version: 1))
+        #expect(try JSONDecoder().decode(versioned: RevisionV2.self, from: own) == RevisionV2(name: "a", version: 1))
+    }
 }

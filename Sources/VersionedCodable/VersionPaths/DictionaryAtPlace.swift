@@ -65,7 +65,8 @@ extension Dictionary: DictionaryAtPlace where Key: Encodable, Value: Encodable {
         var merged = [String: MergedValue](minimumCapacity: count + place.keys.count)
         for (key, value) in strings {
             switch writer.role(of: key, at: place) {
-            case nil where writer.isUndeclaredDeclarationKey(key, at: place):
+            case nil
+            where writer.isUndeclaredDeclarationKey(key, at: place) || writer.isReadAsVersion(value, at: key, in: place):
                 throw writer.refuse(.entry(path: place.path + [key]))
             case nil:
                 merged[key] = .value(value)

@@ -157,13 +157,28 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// Whether `value`, a single value written at `key`, goes to the real encoder: for a `nil`
     /// (`isNil`), whether the type wrote nothing the spec's part would change on reading back.
     private func passes<T>(_ value: T, at key: Key, isNil: Bool = false, writes: Bool = true) throws -> Bool {
-        guard isWatched(key.stringValue),
-            let role = noteWritten(key.stringValue, intValue: key.intValue, isEntry: writesEntries, writes: writes)
-        else {
+        guard isWatched(key.stringValue) else {
             if !isNil { noteOwnKey() }
             return true
         }
+        guard let role = noteWritten(key.stringValue, intValue: key.intValue, isEntry: writesEntries, writes: writes)
+        else {
+            if !isNil {
+                try checkNotReadAsVersion(value, key)
+                noteOwnKey()
+            }
+            return true
+        }
         return try passes(value, at: key, where: role, isNil: isNil)
+    }
+
+    /// Throws where `value`, written at `key` where the spec writes nothing, would be read as the
+    /// version by a newer type's chain (see ``SpecWriter/isReadAsVersion(_:at:in:)``).
+    @inline(__always)
+    private func checkNotReadAsVersion<T>(_ value: T, _ key: Key) throws {
+        if writer.isReadAsVersion(value, at: key.stringValue, in: place) {
+            throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: false))
+        }
     }
 
     /// Whether `value` goes to the real encoder, where the spec writes `role` at `key`.
@@ -310,9 +325,12 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private mutating func encode<T: Encodable>(_ value: T, forKey key: Key, isOptional: Bool) throws {
-        guard isWatched(key.stringValue),
-            let role = noteWritten(key.stringValue, intValue: key.intValue, isEntry: writesEntries)
-        else {
+        guard isWatched(key.stringValue) else {
+            noteOwnKey()
+            return try base.encode(value, forKey: ForwardedKey(key))
+        }
+        guard let role = noteWritten(key.stringValue, intValue: key.intValue, isEntry: writesEntries) else {
+            try checkNotReadAsVersion(value, key)
             noteOwnKey()
             return try base.encode(value, forKey: ForwardedKey(key))
         }
@@ -366,6 +384,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private func placed(_ encoder: any Encoder, at key: String, intValue: Int? = nil) -> any Encoder {
         guard let child = objectOpened(at: key, intValue: intValue) else {
+            if writer.isReadFirst(key, in: place) {
+                writer.note(.clash(path: place.path + [key], atVersion: false))
+            }
             return encoder
         }
         writer.hold(child) { encoder.container(keyedBy: ForwardedKey.self) }

@@ -45,6 +45,9 @@ final class SpecWriter: Encoder {
     /// The encoder's key strategy, where it changes keys and is known (see
     /// ``checkKeyForms(at:)``).
     let keyStrategy: JSONEncoder.KeyEncodingStrategy?
+    /// The newer type whose builds read this document too, where its chain asks another spec
+    /// for the version first (see ``pathsReadFirst``).
+    let readFirstBy: (any VersionedCodable.Type)?
     private(set) var finding: Finding?
     /// Whether the spec's part of the root is merged into the document (written, or carried by
     /// a dictionary the type writes), and of which other objects: the root apart, so that the
@@ -79,7 +82,8 @@ final class SpecWriter: Encoder {
         valueType: any VersionedCodable.Type,
         olderBuilds: (readableFrom: Int, writableFrom: Int)? = nil,
         unknownFields: [(key: String, value: UnknownValue)] = [],
-        keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil
+        keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil,
+        readFirstBy: (any VersionedCodable.Type)? = nil
     ) {
         self.base = base
         self.partPath = partPath
@@ -89,6 +93,7 @@ final class SpecWriter: Encoder {
         self.olderBuilds = olderBuilds
         self.unknownFields = unknownFields
         self.keyStrategy = keyStrategy
+        self.readFirstBy = readFirstBy
     }
 
     var codingPath: [any CodingKey] { base.codingPath }
@@ -166,7 +171,7 @@ final class SpecWriter: Encoder {
         // nothing: the `nil` version's places, and the keys that name older builds.
         var specKeys = place.keys
         if watchesVersionPaths {
-            specKeys += versionPaths.filter { Array($0.dropLast()) == place.path }.map { $0.last! }
+            specKeys += watchedPaths.filter { Array($0.dropLast()) == place.path }.map { $0.last! }
         }
         if let reserved = reservedDeclaration, reserved.path == place.path {
             specKeys += [reserved.readable, reserved.writable]
@@ -192,8 +197,9 @@ final class SpecWriter: Encoder {
 
     /// What the spec writes at `key` of `place` in this encode, if anything, as the type's value
     /// there is checked against it: the keys beside the version that say which older builds may
-    /// read and write among them, when they are written; and for the `nil` version, where the
-    /// spec writes nothing, `nil` where the version goes and an empty object on the way to it.
+    /// read and write among them, when they are written; and where the spec writes nothing on a
+    /// watched path (see ``watchedPaths``), `nil` at the `nil` version's place and an empty
+    /// object on the way.
     func role(of key: String, at place: SpecWritten) -> SpecWritten.Entry? {
         let index = place.keys.firstIndex(of: key)
         if let index, index == place.versionIndex {
@@ -203,8 +209,9 @@ final class SpecWriter: Encoder {
         if watchesVersionPaths {
             // Where a custom spec keeps the version but writes nothing or `null` for `nil`, a
             // type's value would be read back as the version: the place is watched as the spec's
-            // `nil`, and an object the version's path passes through is followed (an empty place,
-            // which the spec's `null` gives way to).
+            // `nil`. An object the path passes through is followed (an empty place, which the
+            // spec's `null` gives way to), as it is on the way to a place where a newer type's
+            // chain reads a version first (see ``isReadAsVersion(_:at:in:)``).
             let path = place.path + [key]
             let writesNothing: Bool
             switch spec {
@@ -212,10 +219,10 @@ final class SpecWriter: Encoder {
             case .value(let value)?: writesNothing = givesWay(value, at: path)
             case .object?: writesNothing = false
             }
-            if writesNothing, isVersion(path) {
+            if writesNothing, version == nil, isVersion(path) {
                 return .value(Int?.none)
             }
-            if writesNothing, versionPaths.contains(where: { $0.count > path.count && $0.starts(with: path) }) {
+            if writesNothing, watchedPaths.contains(where: { $0.count > path.count && $0.starts(with: path) }) {
                 return .object(SpecWritten(path: path, keys: [], values: []))
             }
         }
@@ -286,12 +293,57 @@ final class SpecWriter: Encoder {
     private(set) lazy var versionPaths: [[String]] =
         (try? Self.versionPaths(in: spec, version: version, of: valueType, userInfo: userInfo)) ?? []
 
-    /// Finds ``versionPaths``, with the error the spec throws when it is asked to write the
-    /// other version: before anything is written, where the places where the version goes are
-    /// watched (see ``watchesVersionPaths``) or the older builds that may read the document are
-    /// named beside it.
+    /// The paths where a value of the type's could be read as a version, though this encode
+    /// writes none there (see ``role(of:at:)``): the `nil` version's places under a custom spec
+    /// (see ``versionPaths``), and ``pathsReadFirst``.
+    private(set) var watchedPaths: [[String]] = []
+
+    /// In a document of an older version written for the builds of a newer type too, the places
+    /// where that type's chain asks another spec for the version before this version's: a number
+    /// of the type's there would be read as the version (see ``isReadAsVersion(_:at:in:)``).
+    private(set) var pathsReadFirst: [[String]] = []
+
+    /// Finds ``versionPaths`` and ``watchedPaths``, with the error a spec throws when it is asked
+    /// to write another version: before anything is written, where the `nil` version is written,
+    /// the older builds that may read the document are named beside the version, or a newer
+    /// type reads it first with another spec (``readFirstBy``).
     func findVersionPaths() throws {
-        versionPaths = try Self.versionPaths(in: spec, version: version, of: valueType, userInfo: userInfo)
+        let watchesOwn = version == nil && spec.versionIndex == nil
+        if watchesOwn || olderBuilds != nil {
+            versionPaths = try Self.versionPaths(in: spec, version: version, of: valueType, userInfo: userInfo)
+        }
+        watchedPaths = watchesOwn ? versionPaths : []
+        // The specs that a read by `newest` asks before this version's, newest first: where one
+        // finds an integer of the type's, it would read the document as that version. Each is
+        // asked where it keeps a version of the chain, a numbered one where it has one.
+        guard let readFirstBy else {
+            return
+        }
+        let chain = VersionChain(for: readFirstBy)
+        for (other, _) in chain.specs {
+            if other == valueType.versionSpecType {
+                break
+            }
+            let types = chain.types.filter { $0.versionSpecType == other }
+            let type = types.first { $0.version != nil } ?? types[0]
+            let written = try SpecRecorder.record(other.init(withVersion: type.version), userInfo: userInfo)
+            pathsReadFirst += try Self.versionPaths(in: written, version: type.version, of: type, userInfo: userInfo)
+        }
+        watchedPaths += pathsReadFirst
+    }
+
+    /// Whether `value`, which the type writes at `path` where the spec writes nothing, would be
+    /// read as the version by a spec that a newer type's chain asks before this version's (see
+    /// ``pathsReadFirst``): a number. Anything else fails that spec's read of an integer, and
+    /// the reader asks the next spec, as it does in a document that a build of this version wrote.
+    func isReadAsVersion<T>(_ value: T, at key: String, in place: SpecWritten) -> Bool {
+        readFirstBy != nil && value is any Numeric && pathsReadFirst.contains(place.path + [key])
+    }
+
+    /// Whether `key` of `place` is one of ``pathsReadFirst``, where a super encoder the type
+    /// opens could write a number unseen.
+    func isReadFirst(_ key: String, in place: SpecWritten) -> Bool {
+        readFirstBy != nil && pathsReadFirst.contains(place.path + [key])
     }
 
     /// The ``versionPaths`` of `spec`, what `valueType`'s spec writes for `version`: asked of the
@@ -320,11 +372,10 @@ final class SpecWriter: Encoder {
         }.map(\.path)
     }
 
-    /// Whether the keys where the version goes are watched even where this encode's spec writes
-    /// nothing: a custom spec writing the `nil` version, whose places are known only by asking
-    /// it for another version.
+    /// Whether the keys where a version would be read are watched even where this encode's spec
+    /// writes nothing (see ``watchedPaths``).
     var watchesVersionPaths: Bool {
-        version == nil && spec.versionIndex == nil
+        version == nil && spec.versionIndex == nil || readFirstBy != nil
     }
 
     /// Whether the spec writes the version at `path`.
@@ -610,9 +661,14 @@ final class SpecWriter: Encoder {
         let description: String
         switch finding {
         case .clash(let path, let atVersion):
+            let there =
+                atVersion
+                ? "\(spec) puts the version"
+                : pathsReadFirst.contains(path)
+                    ? "the chain of a newer version reads the version before its own spec"
+                    : "\(spec) writes another value"
             description =
-                "\(part) writes its own value at \(describeField(path)), where \(spec) "
-                + (atVersion ? "puts the version" : "writes another value")
+                "\(part) writes its own value at \(describeField(path)), where \(there)"
                 + ". Rename that field or choose another version path; what the spec writes never "
                 + "overwrites the type's values silently."
         case .entry(let path):

@@ -68,20 +68,28 @@ extension VersionedCodable {
     }
 
     /// Walks down the chain with ``downgraded()`` until it reaches the type with `version`,
-    /// and writes that value with its own version.
+    /// and writes that value with its own version, for the builds of `newest`, the type the walk
+    /// started from, to read as well as older ones.
     func encodeVersioned(
         asVersion version: Int?,
         to encoder: any Encoder,
-        keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil
+        keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil,
+        readBy newest: (any VersionedCodable.Type)? = nil
     ) throws {
         if version == Self.version {
-            return try Self.write(self, asVersion: version, to: encoder, keyStrategy: keyStrategy)
+            let reader = newest.flatMap { $0 == Self.self ? nil : $0 }
+            return try Self.write(self, asVersion: version, to: encoder, keyStrategy: keyStrategy, readBy: reader)
         }
         try VersionChain(for: Self.self).checkCanEncode(asVersion: version)
         guard PreviousVersion.self != NothingEarlier.self, PreviousVersion.self != Never.self else {
             throw VersionedEncodingError.noDowngrade(from: Self.self)
         }
-        try downgraded().encodeVersioned(asVersion: version, to: encoder, keyStrategy: keyStrategy)
+        try downgraded().encodeVersioned(
+            asVersion: version,
+            to: encoder,
+            keyStrategy: keyStrategy,
+            readBy: newest ?? Self.self
+        )
     }
 
     private static func write(
@@ -90,7 +98,8 @@ extension VersionedCodable {
         to encoder: any Encoder,
         newer: NewerDocument? = nil,
         atRoot: Bool = false,
-        keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil
+        keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil,
+        readBy newest: (any VersionedCodable.Type)? = nil
     ) throws {
         let writer = try makeWriter(
             value,
@@ -98,7 +107,8 @@ extension VersionedCodable {
             to: encoder,
             newer: newer,
             atRoot: atRoot,
-            keyStrategy: keyStrategy
+            keyStrategy: keyStrategy,
+            readBy: newest
         )
         do {
             if isDictionaryAtPlace(Self.self) {
@@ -126,7 +136,8 @@ extension VersionedCodable {
     }
 
     /// The writer for one encode of `value`: the depth checked, the spec asked what it writes,
-    /// and the older builds that may read the document named.
+    /// and the older builds that may read the document named. `newest`, where an older version
+    /// is written for its builds, is the newer type whose builds read it too.
     ///
     /// `atRoot` says that the value is the document's root, as on the common path of
     /// `encode(versioned:)`, so the encoder is not asked for its coding path, which Foundation's
@@ -141,7 +152,8 @@ extension VersionedCodable {
         to encoder: any Encoder,
         newer: NewerDocument?,
         atRoot: Bool,
-        keyStrategy: JSONEncoder.KeyEncodingStrategy?
+        keyStrategy: JSONEncoder.KeyEncodingStrategy?,
+        readBy newest: (any VersionedCodable.Type)?
     ) throws -> SpecWriter {
         // Asked once: the coders' encoder objects change their coding path as values below
         // are written, so the writer keeps the part's own.
@@ -173,9 +185,11 @@ extension VersionedCodable {
             olderBuilds: newer.map { ($0.readableFrom, $0.writableFrom) }
                 ?? (compatibility != .incompatible && version == Self.version ? olderBuilds : nil),
             unknownFields: newer?.unknownFields ?? [],
-            keyStrategy: keyStrategy
+            keyStrategy: keyStrategy,
+            // A newer type whose own spec is this version's asks it first, as this version does.
+            readFirstBy: newest.flatMap { $0.versionSpecType == VersionSpec.self ? nil : $0 }
         )
-        if writer.watchesVersionPaths || writer.olderBuilds != nil {
+        if version == nil || writer.olderBuilds != nil || writer.readFirstBy != nil {
             try writer.findVersionPaths()
         }
         if writer.olderBuilds != nil, writer.versionPaths.isEmpty {
