@@ -595,6 +595,43 @@ struct WritingRulesTests {
         func downgraded() throws -> StampedV1 { StampedV1(stamp: stamp) }
     }
 
+    /// Version 1 keeps the version at the root and writes an object or a string of its own at
+    /// `_metadata`, where `Annotated`'s spec reads the version first.
+    struct AnnotatedV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        enum Metadata: Codable, Equatable {
+            case note(String)
+            case object([String: Double])
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let note = try? container.decode(String.self) {
+                    self = .note(note)
+                } else {
+                    self = .object(try container.decode([String: Double].self))
+                }
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                switch self {
+                case .note(let note): try container.encode(note)
+                case .object(let object): try container.encode(object)
+                }
+            }
+        }
+        var _metadata: Metadata
+    }
+
+    struct Annotated: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = AnnotatedV1
+        typealias VersionSpec = MetadataVersionSpec
+        var metadata: AnnotatedV1.Metadata
+        init(metadata: AnnotatedV1.Metadata) { self.metadata = metadata }
+        init(from old: AnnotatedV1) { metadata = old._metadata }
+        func downgraded() throws -> AnnotatedV1 { AnnotatedV1(_metadata: metadata) }
+    }
+
     struct RevisionList: Codable {
         var revisions: [Versioned<Revision>]
     }
@@ -620,6 +657,17 @@ struct WritingRulesTests {
         // What a super encoder writes there is not seen, so opening one there is refused too.
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
             try JSONEncoder().encode(versioned: Stamped(stamp: 1), asVersion: 1)
+        }
+        // On the way to such a place, anything but a number there is written: the newer spec
+        // cannot read a version through it, and asks the next.
+        for metadata in [AnnotatedV1.Metadata.note("n"), .object(["author": 1])] {
+            let data = try JSONEncoder().encode(versioned: Annotated(metadata: metadata), asVersion: 1)
+            let read = try JSONDecoder().decodeWithStoredVersion(Annotated.self, from: data)
+            #expect(read.storedVersion == 1)
+            #expect(read.wrappedValue == Annotated(metadata: metadata))
+        }
+        #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
+            try JSONEncoder().encode(versioned: Annotated(metadata: .object(["version": 3])), asVersion: 1)
         }
         let stamped = try JSONEncoder().encode(versioned: StampedV1(stamp: 1))
         #expect(try JSONDecoder().decode(versioned: StampedV1.self, from: stamped) == StampedV1(stamp: 1))

@@ -27,7 +27,9 @@ struct PlaceEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        writer.note(.notAnObject(path: place.path))
+        if writer.needsObject(at: place) {
+            writer.note(.notAnObject(path: place.path))
+        }
         return base.unkeyedContainer()
     }
 
@@ -38,6 +40,10 @@ struct PlaceEncoder: Encoder, SingleValueEncodingContainer {
         // object; at the root of a versioned value it leaves nowhere to put the version.
         if place.path.isEmpty {
             throw writer.refuse(.notAnObject(path: place.path))
+        }
+        if !writer.needsObject(at: place) {
+            var container = base.singleValueContainer()
+            try container.encodeNil()
         }
     }
 
@@ -211,6 +217,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             }
             throw writer.refuse(.clash(path: path, atVersion: atVersion))
         case .object(let child):
+            guard writer.needsObject(at: child) else {
+                return true
+            }
             // A `null` where the spec writes an object (an optional parent written with `encode`)
             // holds nothing: the spec's object takes its place.
             if isNil {
@@ -342,6 +351,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         }
         let optional = value as? any NilRepresentable
         if let optional, optional.isNil {
+            if !writer.needsObject(at: child) {
+                try base.encodeNil(forKey: ForwardedKey(key))
+            }
             return
         }
         try writer.reopening(child)
@@ -367,7 +379,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        if let child = objectOpened(at: key.stringValue, intValue: key.intValue) {
+        if let child = objectOpened(at: key.stringValue, intValue: key.intValue), writer.needsObject(at: child) {
             writer.note(.notAnObject(path: child.path))
         }
         return base.nestedUnkeyedContainer(forKey: ForwardedKey(key))
@@ -389,7 +401,11 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             }
             return encoder
         }
-        writer.hold(child) { encoder.container(keyedBy: ForwardedKey.self) }
+        // The spec's part is written into the object later, where it writes one: reopened as
+        // keyed, which a coder allows only where the type wrote no single value through it.
+        if writer.needsObject(at: child) {
+            writer.hold(child) { encoder.container(keyedBy: ForwardedKey.self) }
+        }
         return PlaceEncoder(base: encoder, place: child, writer: writer)
     }
 
@@ -413,6 +429,11 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             writer.giveWayToObject(at: child)
             return child
         case nil:
+            // A `nil` version's document where a newer type's chain reads a version first
+            // reads back only with nothing there (see ``SpecWriter/isReadAsVersion(_:at:in:)``).
+            if writer.version == nil, writer.isReadFirst(key, in: place) {
+                writer.note(.clash(path: path, atVersion: false))
+            }
             noteOwnKey()
             return nil
         }

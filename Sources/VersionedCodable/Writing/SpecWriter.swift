@@ -269,7 +269,9 @@ final class SpecWriter: Encoder {
     /// a kept one: the reader could not tell it from the spec's object alone, and would read it
     /// back as `nil`, or leave the entry out.
     func checkHoldsOwnKeys(_ place: SpecWritten) throws {
-        if finding == nil, !ownKeys.contains(where: { $0.starts(with: place.path) }), kept(at: place.path).isEmpty {
+        if finding == nil, !place.keys.isEmpty, !ownKeys.contains(where: { $0.starts(with: place.path) }),
+            kept(at: place.path).isEmpty
+        {
             throw refuse(.empty(path: place.path))
         }
     }
@@ -332,12 +334,23 @@ final class SpecWriter: Encoder {
         watchedPaths += pathsReadFirst
     }
 
-    /// Whether `value`, which the type writes at `path` where the spec writes nothing, would be
-    /// read as the version by a spec that a newer type's chain asks before this version's (see
-    /// ``pathsReadFirst``): a number. Anything else fails that spec's read of an integer, and
-    /// the reader asks the next spec, as it does in a document that a build of this version wrote.
+    /// Whether `value`, which the type writes at `key` of `place` where the spec writes nothing,
+    /// would be read as the version by a spec that a newer type's chain asks before this
+    /// version's (see ``pathsReadFirst``): a number. Anything else fails that spec's read of an
+    /// integer, and the reader asks the next spec, which reads this version; in the `nil`
+    /// version's document, where none does, the failure stands, so any value is refused.
     func isReadAsVersion<T>(_ value: T, at key: String, in place: SpecWritten) -> Bool {
-        readFirstBy != nil && value is any Numeric && pathsReadFirst.contains(place.path + [key])
+        readFirstBy != nil && (version == nil || value is any Numeric) && pathsReadFirst.contains(place.path + [key])
+    }
+
+    /// Whether the type's value at `place` must be a keyed object, as it must where the spec
+    /// writes: not on the way only to ``pathsReadFirst`` in a numbered version's document, where
+    /// the spec that reads a version there fails on anything else and the reader asks the next,
+    /// which reads this version. An object there is followed all the same, for the numbers in it.
+    /// In the `nil` version's, where no spec reads a version, a spec that fails leaves the
+    /// document unread (see ``VersionedCodable/readStoredVersion(from:chain:)``).
+    func needsObject(at place: SpecWritten) -> Bool {
+        readFirstBy == nil || version == nil || !place.keys.isEmpty
     }
 
     /// Whether `key` of `place` is one of ``pathsReadFirst``, where a super encoder the type
@@ -491,7 +504,11 @@ final class SpecWriter: Encoder {
     /// What the type writes at `place`, made ready to have the spec's part merged in.
     func following<T: Encodable>(_ value: T, at place: SpecWritten) throws -> any Encodable {
         switch Route(T.self, hasPlace: { true }) {
-        case .pass: throw refuse(.notAnObject(path: place.path))
+        case .pass:
+            guard needsObject(at: place) else {
+                return value
+            }
+            throw refuse(.notAnObject(path: place.path))
         case .dictionary: return try (value as! any DictionaryAtPlace).merging(place, by: self)
         case .follow: return MergedValue.following(value, place, self)
         }
