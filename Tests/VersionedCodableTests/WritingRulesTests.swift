@@ -176,6 +176,42 @@ struct WritingRulesTests {
         }
     }
 
+    /// Writes its object only for a numbered version: the `nil` version's object is the type's.
+    struct OptionalMetadataSpec: VersionPathSpec {
+        struct Metadata: Codable { var version: Int? }
+        var _metadata: Metadata?
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self._metadata?.version }
+        init(withVersion version: Int?) { _metadata = version.map { Metadata(version: $0) } }
+    }
+
+    struct UnnumberedOptionalMetadata: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = OptionalMetadataSpec
+        struct Metadata: Codable, Equatable {
+            var version: Int?
+            var note: String?
+        }
+        var _metadata: Metadata?
+    }
+
+    @Test("The nil version's own object where its spec reads the version holds something of its own, or is refused")
+    func nilVersionsObjectHoldsItsOwn() throws {
+        // Written as `{}`, which the spec's reader reads back as no object.
+        for metadata in [UnnumberedOptionalMetadata.Metadata(version: 4), .init()] {
+            let error = try #require(throws: VersionedEncodingError.self) {
+                try JSONEncoder().encode(versioned: UnnumberedOptionalMetadata(_metadata: metadata))
+            }
+            guard case .notRepresentable = error else {
+                Issue.record("expected notRepresentable, got \(error)")
+                continue
+            }
+        }
+        let noted = UnnumberedOptionalMetadata(_metadata: .init(note: "n"))
+        let data = try JSONEncoder().encode(versioned: noted)
+        #expect(try JSONDecoder().decode(versioned: UnnumberedOptionalMetadata.self, from: data) == noted)
+    }
+
     /// Has an optional field where `ConstantSpec` writes its constant.
     struct OptionalSchema: VersionedCodable, Equatable {
         static let version: Int? = 7

@@ -264,12 +264,13 @@ final class SpecWriter: Encoder {
         }
     }
 
-    /// Throws where the object at `place`, which the spec writes into and which may be absent on
-    /// reading (see ``Finding/empty(path:)``), holds no key of the type's own, here or below, nor
-    /// a kept one: the reader could not tell it from the spec's object alone, and would read it
-    /// back as `nil`, or leave the entry out.
+    /// Throws where the object at `place`, which the spec writes or reads into and which may be
+    /// absent on reading (see ``Finding/empty(path:)``), holds no key of the type's own, here or
+    /// below, nor a kept one: the reader could not tell it from the spec's object alone, and
+    /// would read it back as `nil`, or leave the entry out. An object that only a newer type's
+    /// spec reads into (see ``needsObject(at:)``) is read by another spec's reader, as written.
     func checkHoldsOwnKeys(_ place: SpecWritten) throws {
-        if finding == nil, !place.keys.isEmpty, !ownKeys.contains(where: { $0.starts(with: place.path) }),
+        if finding == nil, needsObject(at: place), !ownKeys.contains(where: { $0.starts(with: place.path) }),
             kept(at: place.path).isEmpty
         {
             throw refuse(.empty(path: place.path))
