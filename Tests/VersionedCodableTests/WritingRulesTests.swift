@@ -212,6 +212,43 @@ struct WritingRulesTests {
         #expect(try JSONDecoder().decode(versioned: UnnumberedOptionalMetadata.self, from: data) == noted)
     }
 
+    /// Unversioned, with a count of its own where the default spec keeps the version.
+    struct CountedV0: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        var version: Int
+    }
+
+    struct OptionallyCountedV0: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        var version: Int?
+    }
+
+    /// Unversioned, with an optional number of its own where `MetadataVersionSpec` writes its
+    /// object (`{}` for the `nil` version).
+    struct NumberedMetadataV0: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var _metadata: Int?
+        var name: String
+    }
+
+    @Test("The nil version's own integer where the version goes is a mirror only where it is optional")
+    func nilVersionMirrorIsOptional() throws {
+        // Left out as a mirror of `nil`, a required count would not read back.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: CountedV0(version: 5))
+        }
+        let mirror = try JSONEncoder().encode(versioned: OptionallyCountedV0(version: 5))
+        #expect(try JSONDecoder().decode(versioned: OptionallyCountedV0.self, from: mirror) == .init(version: nil))
+        // The spec's `{}` is not the type's `nil` number, which reads back as it was written.
+        let unnumbered = NumberedMetadataV0(_metadata: nil, name: "n")
+        let data = try JSONEncoder().encode(versioned: unnumbered)
+        #expect(try JSONDecoder().decode(versioned: NumberedMetadataV0.self, from: data) == unnumbered)
+    }
+
     /// Has an optional field where `ConstantSpec` writes its constant.
     struct OptionalSchema: VersionedCodable, Equatable {
         static let version: Int? = 7
@@ -672,15 +709,58 @@ struct WritingRulesTests {
         var revisions: [Versioned<Revision>]
     }
 
-    @Test("An older version written for newer builds too writes no number where their chain reads the version first")
+    /// A number written through a type's own single-value encoding.
+    enum Grade: Int, Codable, Equatable {
+        case low = 1
+        case high = 9
+    }
+
+    struct LevelledV2: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = RevisionV1
+        typealias VersionSpec = MetadataVersionSpec
+        var name: String
+        var version: Grade
+        init(name: String, version: Grade) {
+            self.name = name
+            self.version = version
+        }
+        init(from old: RevisionV1) { self.init(name: old.name, version: .low) }
+    }
+
+    struct Levelled: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = LevelledV2
+        var name: String
+        var level: Grade
+        init(name: String, level: Grade) {
+            self.name = name
+            self.level = level
+        }
+        init(from old: LevelledV2) { self.init(name: old.name, level: old.version) }
+        func downgraded() throws -> LevelledV2 { LevelledV2(name: name, version: level) }
+    }
+
+    @Test("An older version for newer builds writes nothing where their chain reads another version first")
     func olderVersionWatchesNewerChainsPlaces() throws {
         // Written, `"version": 1` would read back through `Revision` as version 1, with `rev`
-        // lost: refused, for every value, at the root and in a part.
-        for revision in [1, 2, 3] {
+        // lost: refused, at the root and in a part, as is any number the newer spec reads as
+        // another version, an enum's raw value among them.
+        for revision in [1, 3, 7] {
             #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
                 try JSONEncoder().encode(versioned: Revision(name: "a", revision: revision), asVersion: 2)
             }
         }
+        for level in [Grade.low, .high] {
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try JSONEncoder().encode(versioned: Levelled(name: "a", level: level), asVersion: 2)
+            }
+        }
+        // The version itself there reads as what it is.
+        let same = try JSONEncoder().encode(versioned: Revision(name: "a", revision: 2), asVersion: 2)
+        let readSame = try JSONDecoder().decodeWithStoredVersion(Revision.self, from: same)
+        #expect(readSame.storedVersion == 2)
+        #expect(readSame.wrappedValue == Revision(name: "a", revision: 2))
         let encoder = JSONEncoder()
         encoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(Revision.self, asVersion: 2)
         let list = RevisionList(revisions: [Versioned(Revision(name: "a", revision: 1))])

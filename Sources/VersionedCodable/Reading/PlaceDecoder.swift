@@ -229,6 +229,20 @@ final class PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerP
         }
     }
 
+    /// What `body` reads at `key` with `decodeIfPresent`: `nil` where the value is an object that
+    /// holds only what the spec wrote, as `contains`, `decodeNil` and `allKeys` see it.
+    @inline(__always)
+    private func readIfPresent<T>(
+        _ key: Key,
+        _ body: (KeyedDecodingContainer<ForwardedKey>, ForwardedKey) throws -> T?
+    ) throws -> T? {
+        if let place, !place.objects.isEmpty, place.ownsObject(key.stringValue, in: base) {
+            notes?.note(key.stringValue)
+            return nil
+        }
+        return try read(key, body)
+    }
+
     /// Notes that the spec asked for a key that is missing or `null`: a document without it has
     /// no version.
     @inline(never)
@@ -306,46 +320,46 @@ final class PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerP
     // The real container's own `decodeIfPresent` is forwarded rather than the protocol's
     // default, because a decoder may treat a missing key and `null` in its own way.
     func decodeIfPresent(_ t: Bool.Type, forKey k: Key) throws -> Bool? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: String.Type, forKey k: Key) throws -> String? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: Double.Type, forKey k: Key) throws -> Double? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: Float.Type, forKey k: Key) throws -> Float? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: Int.Type, forKey k: Key) throws -> Int? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: Int8.Type, forKey k: Key) throws -> Int8? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: Int16.Type, forKey k: Key) throws -> Int16? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: Int32.Type, forKey k: Key) throws -> Int32? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: Int64.Type, forKey k: Key) throws -> Int64? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: UInt.Type, forKey k: Key) throws -> UInt? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: UInt8.Type, forKey k: Key) throws -> UInt8? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: UInt16.Type, forKey k: Key) throws -> UInt16? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: UInt32.Type, forKey k: Key) throws -> UInt32? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent(_ t: UInt64.Type, forKey k: Key) throws -> UInt64? {
-        try read(k) { try $0.decodeIfPresent(t, forKey: $1) }
+        try readIfPresent(k) { try $0.decodeIfPresent(t, forKey: $1) }
     }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         // As in `decode`, the common case reads the real container itself.
@@ -372,7 +386,7 @@ final class PlaceKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerP
             return try decodeRouted(type, forKey: key)
         }
         guard let below = place.child(key.stringValue), Route(T.self, hasPlace: { true }) != .pass else {
-            return try read(key) { try $0.decodeIfPresent(type, forKey: $1) }
+            return try readIfPresent(key) { try $0.decodeIfPresent(type, forKey: $1) }
         }
         return try read(key) { try decode(type, below: below, at: $1, ifPresent: true) }
     }

@@ -183,12 +183,20 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     @inline(__always)
     private func checkNotReadAsVersion<T>(_ value: T, _ key: Key) throws {
         if writer.isReadAsVersion(value, at: key.stringValue, in: place) {
-            throw writer.refuse(.clash(path: place.path + [key.stringValue], atVersion: false))
+            let path = place.path + [key.stringValue]
+            throw writer.refuse(writesEntries ? .entry(path: path) : .clash(path: path, atVersion: false))
         }
     }
 
-    /// Whether `value` goes to the real encoder, where the spec writes `role` at `key`.
-    private func passes<T>(_ value: T, at key: Key, where role: SpecWritten.Entry, isNil: Bool) throws -> Bool {
+    /// Whether `value` goes to the real encoder, where the spec writes `role` at `key`; `optional`
+    /// says that it is the value of an optional property (written with `encodeIfPresent`).
+    private func passes<T>(
+        _ value: T,
+        at key: Key,
+        where role: SpecWritten.Entry,
+        isNil: Bool,
+        optional: Bool = false
+    ) throws -> Bool {
         switch role {
         case .value(let spec):
             let path = place.path + [key.stringValue]
@@ -212,7 +220,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             // an integer property's `nil`; where the `nil` version goes, which holds nothing, so
             // does any `nil`.
             let atVersion = writer.isVersion(path)
-            if atVersion, fits(writer.version, in: T.self) || isNil && writer.version == nil {
+            if atVersion, fits(writer.version, in: T.self, optional: optional) || isNil && writer.version == nil {
                 return false
             }
             throw writer.refuse(.clash(path: path, atVersion: atVersion))
@@ -344,7 +352,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             return try base.encode(value, forKey: ForwardedKey(key))
         }
         guard case .object(let child) = role else {
-            if try passes(value, at: key, where: role, isNil: false) {
+            if try passes(value, at: key, where: role, isNil: false, optional: isOptional) {
                 try base.encode(value, forKey: ForwardedKey(key))
             }
             return
@@ -464,12 +472,17 @@ private func isSame(_ value: Any, _ spec: any Encodable, userInfo: [CodingUserIn
     return isSame(own, theirs, userInfo: userInfo)
 }
 
-/// Whether `type` is an integer (or an optional of one) that can hold `version`.
-private func fits(_ version: Int?, in type: Any.Type) -> Bool {
+/// Whether `type` is an integer (or an optional of one) that can hold `version`: the `nil`
+/// version only where the property is optional (`optional`, or `type` an optional), as a
+/// non-optional one would not read back.
+private func fits(_ version: Int?, in type: Any.Type, optional: Bool) -> Bool {
     guard let integer = innermostWrappedType(of: type) as? any BinaryInteger.Type else {
         return false
     }
-    return version.map { fits($0, in: integer) } ?? true
+    guard let version else {
+        return optional || type is any NilRepresentable.Type
+    }
+    return fits(version, in: integer)
 }
 
 private func fits<Integer: BinaryInteger>(_ version: Int, in type: Integer.Type) -> Bool {

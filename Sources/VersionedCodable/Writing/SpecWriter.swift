@@ -336,12 +336,37 @@ final class SpecWriter: Encoder {
     }
 
     /// Whether `value`, which the type writes at `key` of `place` where the spec writes nothing,
-    /// would be read as the version by a spec that a newer type's chain asks before this
-    /// version's (see ``pathsReadFirst``): a number. Anything else fails that spec's read of an
-    /// integer, and the reader asks the next spec, which reads this version; in the `nil`
-    /// version's document, where none does, the failure stands, so any value is refused.
+    /// would be read as another version by a spec that a newer type's chain asks before this
+    /// version's (see ``pathsReadFirst``). A value that spec cannot read as a version makes it
+    /// fail, and the reader asks the next spec, which reads this version; in the `nil` version's
+    /// document, where none does, the failure stands, so any value is refused there.
     func isReadAsVersion<T>(_ value: T, at key: String, in place: SpecWritten) -> Bool {
-        readFirstBy != nil && (version == nil || value is any Numeric) && pathsReadFirst.contains(place.path + [key])
+        guard readFirstBy != nil, pathsReadFirst.contains(place.path + [key]) else {
+            return false
+        }
+        return version == nil || readsAnotherVersion(value, at: place.path + [key])
+    }
+
+    /// Whether a JSON document holding only the single value that `value` writes, at `path`,
+    /// reads through the newer type's chain as a version other than this one: whether a number,
+    /// an enum's raw number, a wrapped one or a label is the version to that spec is found by
+    /// reading it, as the newer build will. An object or an array is no version to it.
+    private func readsAnotherVersion<T>(_ value: T, at path: [String]) -> Bool {
+        guard let value = value as? any Encodable, let readFirstBy else {
+            return true
+        }
+        guard let single = SpecRecorder.singleValue(of: value, userInfo: userInfo) else {
+            return false
+        }
+        var document = SpecWritten(path: Array(path.dropLast()), keys: [path.last!], values: [.value(single)])
+        for depth in (0..<path.count - 1).reversed() {
+            document = SpecWritten(path: Array(path.prefix(depth)), keys: [path[depth]], values: [.object(document)])
+        }
+        guard let data = try? JSONEncoder().encode(document) else {
+            return true
+        }
+        let read = (try? JSONDecoder().storedVersion(of: readFirstBy, from: data)) ?? nil
+        return read != nil && read != version
     }
 
     /// Whether the type's value at `place` must be a keyed object, as it must where the spec
