@@ -317,8 +317,9 @@ final class SpecWriter: Encoder {
         }
         watchedPaths = watchesOwn ? versionPaths : []
         // The specs that a read by `newest` asks before this version's, newest first: where one
-        // finds an integer of the type's, it would read the document as that version. Each is
-        // asked where it keeps a version of the chain, a numbered one where it has one.
+        // reads a version from a value of the type's, it would read the document as that
+        // version. Each spec's places are where what it writes for two versions of the chain
+        // differs: an integer, or a label.
         guard let readFirstBy else {
             return
         }
@@ -327,10 +328,20 @@ final class SpecWriter: Encoder {
             if other == valueType.versionSpecType {
                 break
             }
-            let types = chain.types.filter { $0.versionSpecType == other }
-            let type = types.first { $0.version != nil } ?? types[0]
-            let written = try SpecRecorder.record(other.init(withVersion: type.version), userInfo: userInfo)
-            pathsReadFirst += try Self.versionPaths(in: written, version: type.version, of: type, userInfo: userInfo)
+            let version = chain.numberedVersions(for: other).first
+            let written = try SpecRecorder.record(other.init(withVersion: version), userInfo: userInfo).leaves()
+            let otherVersion = chain.otherVersion(than: version, for: other)
+            let another = try SpecRecorder.record(other.init(withVersion: otherVersion), userInfo: userInfo).leaves()
+            let isIn = {
+                (leaves: [(path: [String], value: any Encodable)], leaf: (path: [String], value: any Encodable)) in
+                leaves.contains {
+                    $0.path == leaf.path && String(reflecting: $0.value) == String(reflecting: leaf.value)
+                }
+            }
+            let differing = written.filter { !isIn(another, $0) } + another.filter { !isIn(written, $0) }
+            for leaf in differing where !pathsReadFirst.contains(leaf.path) {
+                pathsReadFirst.append(leaf.path)
+            }
         }
         watchedPaths += pathsReadFirst
     }
@@ -355,7 +366,11 @@ final class SpecWriter: Encoder {
         guard let value = value as? any Encodable, let readFirstBy else {
             return true
         }
-        guard let single = SpecRecorder.singleValue(of: value, userInfo: userInfo) else {
+        // A coder writes a decimal as a number, and a date or data by its strategy.
+        guard
+            let single = isCodedSpecially(type(of: value))
+                ? value : SpecRecorder.singleValue(of: value, userInfo: userInfo)
+        else {
             return false
         }
         var document = SpecWritten(path: Array(path.dropLast()), keys: [path.last!], values: [.value(single)])
@@ -365,7 +380,10 @@ final class SpecWriter: Encoder {
         guard let data = try? JSONEncoder().encode(document) else {
             return true
         }
-        let read = (try? JSONDecoder().storedVersion(of: readFirstBy, from: data)) ?? nil
+        // Read with this encode's `userInfo`, as a spec that reads it writes with it.
+        let decoder = JSONDecoder()
+        decoder.userInfo = userInfo.mapValues { cast($0, to: (any Sendable).self) }
+        let read = (try? decoder.storedVersion(of: readFirstBy, from: data)) ?? nil
         return read != nil && read != version
     }
 
@@ -818,6 +836,12 @@ extension SpecWritten: Encodable {
 @inline(__always)
 func mayNameOlderBuilds(_ key: String) -> Bool {
     key.utf8.count > 12 && (key.hasSuffix("ReadableFrom") || key.hasSuffix("WritableFrom"))
+}
+
+/// `value` as a `T` it is known to be: a coder's `userInfo` value as the `any Sendable` that
+/// Foundation's coders take, which every value is, as `Sendable` is a marker.
+func cast<T>(_ value: Any, to type: T.Type) -> T {
+    value as! T
 }
 
 /// The value as an `Int`, when it is an integer that fits.
