@@ -358,10 +358,11 @@ final class SpecWriter: Encoder {
         return version == nil || readsAnotherVersion(value, at: place.path + [key])
     }
 
-    /// Whether a JSON document holding only the single value that `value` writes, at `path`,
-    /// reads through the newer type's chain as a version other than this one: whether a number,
-    /// an enum's raw number, a wrapped one or a label is the version to that spec is found by
-    /// reading it, as the newer build will. An object or an array is no version to it.
+    /// Whether a JSON document holding what this encode's spec writes and the single value that
+    /// `value` writes, at `path`, reads through the newer type's chain as a version other than
+    /// this one: whether a number, an enum's raw number, a wrapped one or a label is a version to
+    /// the specs asked before this version's is found by reading it, as the newer build will.
+    /// An object or an array is no version to them.
     private func readsAnotherVersion<T>(_ value: T, at path: [String]) -> Bool {
         guard let value = value as? any Encodable, let readFirstBy else {
             return true
@@ -373,11 +374,7 @@ final class SpecWriter: Encoder {
         else {
             return false
         }
-        var document = SpecWritten(path: Array(path.dropLast()), keys: [path.last!], values: [.value(single)])
-        for depth in (0..<path.count - 1).reversed() {
-            document = SpecWritten(path: Array(path.prefix(depth)), keys: [path[depth]], values: [.object(document)])
-        }
-        guard let data = try? JSONEncoder().encode(document) else {
+        guard let data = try? JSONEncoder().encode(spec.inserting(single, at: path[...], version: version)) else {
             return true
         }
         // Read with this encode's `userInfo`, as a spec that reads it writes with it.
@@ -802,6 +799,30 @@ struct SpecWritten: @unchecked Sendable {
             case .object(let child): child.holdsOnlySingleValues
             }
         }
+    }
+
+    /// What is written here, with the version where it stands for the version being written
+    /// (`version`), and `value` at `path` below, where nothing is written.
+    func inserting(_ value: any Encodable, at path: ArraySlice<String>, version: Int?) -> SpecWritten {
+        var keys = keys
+        var values = values
+        if let versionIndex {
+            values[versionIndex] = .value(version)
+        }
+        if let index = keys.firstIndex(of: path.first!), case .object(let child) = values[index] {
+            values[index] = .object(child.inserting(value, at: path.dropFirst(), version: version))
+        } else {
+            keys.append(path.first!)
+            values.append(
+                path.count == 1
+                    ? .value(value)
+                    : .object(
+                        SpecWritten(path: self.path + [path.first!], keys: [], values: [])
+                            .inserting(value, at: path.dropFirst(), version: version)
+                    )
+            )
+        }
+        return SpecWritten(path: self.path, keys: keys, values: values)
     }
 
     /// The paths, depth first in the order the spec wrote them, of the values here and below
