@@ -302,8 +302,8 @@ final class SpecWriter: Encoder {
     private(set) var watchedPaths: [[String]] = []
 
     /// In a document of an older version written for the builds of a newer type too, the places
-    /// where that type's chain asks another spec for the version before this version's: a number
-    /// of the type's there would be read as the version (see ``isReadAsVersion(_:at:in:)``).
+    /// where that type's chain asks another spec for the version before this version's: a value
+    /// of the type's there may be read as another version (see ``isReadAsVersion(_:at:in:)``).
     private(set) var pathsReadFirst: [[String]] = []
 
     /// Finds ``versionPaths`` and ``watchedPaths``, with the error a spec throws when it is asked
@@ -395,7 +395,7 @@ final class SpecWriter: Encoder {
     }
 
     /// Whether `key` of `place` is one of ``pathsReadFirst``, where a super encoder the type
-    /// opens could write a number unseen.
+    /// opens could write a version unseen.
     func isReadFirst(_ key: String, in place: SpecWritten) -> Bool {
         readFirstBy != nil && pathsReadFirst.contains(place.path + [key])
     }
