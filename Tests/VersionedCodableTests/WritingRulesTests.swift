@@ -225,6 +225,23 @@ struct WritingRulesTests {
         var version: Int?
     }
 
+    /// Unversioned, writing its optional count with `encode` and reading it with `decode`, as
+    /// synthesized code does for a generic property.
+    struct ExplicitlyCountedV0: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        var version: Int?
+        enum CodingKeys: String, CodingKey { case version }
+        init(version: Int?) { self.version = version }
+        init(from decoder: any Decoder) throws {
+            version = try decoder.container(keyedBy: CodingKeys.self).decode(Int?.self, forKey: .version)
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(version, forKey: .version)
+        }
+    }
+
     /// Unversioned, with an optional number of its own where `MetadataVersionSpec` writes its
     /// object (`{}` for the `nil` version).
     struct NumberedMetadataV0: VersionedCodable, Equatable {
@@ -243,6 +260,11 @@ struct WritingRulesTests {
         }
         let mirror = try JSONEncoder().encode(versioned: OptionallyCountedV0(version: 5))
         #expect(try JSONDecoder().decode(versioned: OptionallyCountedV0.self, from: mirror) == .init(version: nil))
+        // Written with `encode`, the mirror is the `null` a plain encode writes for `nil`.
+        for count in [5, nil] {
+            let data = try JSONEncoder().encode(versioned: ExplicitlyCountedV0(version: count))
+            #expect(try JSONDecoder().decode(versioned: ExplicitlyCountedV0.self, from: data) == .init(version: nil))
+        }
         // The spec's `{}` is not the type's `nil` number, which reads back as it was written.
         let unnumbered = NumberedMetadataV0(_metadata: nil, name: "n")
         let data = try JSONEncoder().encode(versioned: unnumbered)
@@ -705,6 +727,64 @@ struct WritingRulesTests {
         func downgraded() throws -> AnnotatedV1 { AnnotatedV1(_metadata: metadata) }
     }
 
+    /// Writes its version only for itself and later versions: asked for an older one, it throws.
+    struct SchemaFromThreeSpec: VersionPathSpec {
+        struct TooOld: Error {}
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.schema }
+        var schema: Int?
+        init(withVersion version: Int?) { schema = version }
+        func encode(to encoder: any Encoder) throws {
+            guard let schema, schema >= 3 else {
+                throw TooOld()
+            }
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(schema, forKey: .schema)
+        }
+    }
+
+    struct Scheduled: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = RevisionV2
+        typealias VersionSpec = SchemaFromThreeSpec
+        var name: String
+        var when: Date?
+        init(name: String, when: Date?) {
+            self.name = name
+            self.when = when
+        }
+        init(from old: RevisionV2) { self.init(name: old.name, when: nil) }
+        func downgraded() throws -> RevisionV2 { RevisionV2(name: name, version: nil) }
+    }
+
+    struct DatedV2: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = RevisionV1
+        typealias VersionSpec = MetadataVersionSpec
+        var name: String
+        var version: Date
+        init(name: String, version: Date) {
+            self.name = name
+            self.version = version
+        }
+        init(from old: RevisionV1) { self.init(name: old.name, version: Date(timeIntervalSince1970: 0)) }
+    }
+
+    struct Dated: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = DatedV2
+        var name: String
+        var date: Date
+        init(from old: DatedV2) {
+            name = old.name
+            date = old.version
+        }
+        init(name: String, date: Date) {
+            self.name = name
+            self.date = date
+        }
+        func downgraded() throws -> DatedV2 { DatedV2(name: name, version: date) }
+    }
+
     struct RevisionList: Codable {
         var revisions: [Versioned<Revision>]
     }
@@ -756,6 +836,18 @@ struct WritingRulesTests {
                 try JSONEncoder().encode(versioned: Levelled(name: "a", level: level), asVersion: 2)
             }
         }
+        // What a date is written as depends on the coder's strategy, which cannot be seen: as
+        // milliseconds, 3 ms would read as version 3.
+        let milliseconds = JSONEncoder()
+        milliseconds.dateEncodingStrategy = .millisecondsSince1970
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try milliseconds.encode(versioned: Dated(name: "a", date: Date(timeIntervalSince1970: 0.003)), asVersion: 2)
+        }
+        // A newer spec that cannot write older versions is found where it writes its own.
+        let older = try JSONEncoder().encode(versioned: Scheduled(name: "a", when: nil), asVersion: 2)
+        let readOlder = try JSONDecoder().decodeWithStoredVersion(Scheduled.self, from: older)
+        #expect(readOlder.storedVersion == 2)
+        #expect(readOlder.wrappedValue == Scheduled(name: "a", when: nil))
         // The version itself there reads as what it is.
         let same = try JSONEncoder().encode(versioned: Revision(name: "a", revision: 2), asVersion: 2)
         let readSame = try JSONDecoder().decodeWithStoredVersion(Revision.self, from: same)

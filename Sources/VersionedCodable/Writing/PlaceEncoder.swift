@@ -175,7 +175,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             }
             return true
         }
-        return try passes(value, at: key, where: role, isNil: isNil)
+        return try passes(value, at: key, where: role, isNil: isNil, optional: !writes)
     }
 
     /// Throws where `value`, written at `key` where the spec writes nothing, would be read as the
@@ -205,6 +205,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             }
             // A copy of what the spec writes there is left out, since the spec writes it.
             if isSame(value, spec, userInfo: writer.userInfo) {
+                try writeNilVersion(at: key, path, optional: optional)
                 return false
             }
             // A `null` the spec writes holds nothing: the type's value is written in its place,
@@ -221,6 +222,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             // does any `nil`.
             let atVersion = writer.isVersion(path)
             if atVersion, fits(writer.version, in: T.self, optional: optional) || isNil && writer.version == nil {
+                try writeNilVersion(at: key, path, optional: optional)
                 return false
             }
             throw writer.refuse(.clash(path: path, atVersion: atVersion))
@@ -234,6 +236,18 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
                 return false
             }
             throw writer.refuse(.notAnObject(path: child.path))
+        }
+    }
+
+    /// Writes the `null` that a plain encode writes for an optional property's `nil`, where the
+    /// property mirrors the `nil` version, which the spec writes as nothing: unless the type
+    /// writes it only when present (`optional`).
+    private func writeNilVersion(at key: Key, _ path: [String], optional: Bool) throws {
+        // The default spec's place for the version, or one where a custom spec writes nothing.
+        let specWritesNothing = place.keys.firstIndex(of: key.stringValue).map { $0 == place.versionIndex } ?? true
+        if writer.version == nil, !optional, specWritesNothing, writer.isVersion(path) {
+            var container = base
+            try container.encodeNil(forKey: ForwardedKey(key))
         }
     }
 

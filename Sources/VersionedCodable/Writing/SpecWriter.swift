@@ -319,7 +319,7 @@ final class SpecWriter: Encoder {
         // The specs that a read by `newest` asks before this version's, newest first: where one
         // reads a version from a value of the type's, it would read the document as that
         // version. Each spec's places are where what it writes for two versions of the chain
-        // differs: an integer, or a label.
+        // differs (an integer, or a label), or all it writes, where it writes one version only.
         guard let readFirstBy else {
             return
         }
@@ -329,9 +329,12 @@ final class SpecWriter: Encoder {
                 break
             }
             let version = chain.numberedVersions(for: other).first
-            let written = try SpecRecorder.record(other.init(withVersion: version), userInfo: userInfo).leaves()
+            // A spec that cannot write a version (it throws) writes nothing for it.
+            let written =
+                (try? SpecRecorder.record(other.init(withVersion: version), userInfo: userInfo))?.leaves() ?? []
             let otherVersion = chain.otherVersion(than: version, for: other)
-            let another = try SpecRecorder.record(other.init(withVersion: otherVersion), userInfo: userInfo).leaves()
+            let another =
+                (try? SpecRecorder.record(other.init(withVersion: otherVersion), userInfo: userInfo))?.leaves() ?? []
             let isIn = {
                 (leaves: [(path: [String], value: any Encodable)], leaf: (path: [String], value: any Encodable)) in
                 leaves.contains {
@@ -367,7 +370,11 @@ final class SpecWriter: Encoder {
         guard let value = value as? any Encodable, let readFirstBy else {
             return true
         }
-        // A coder writes a decimal as a number, and a date or data by its strategy.
+        // A date or data is written by the coder's strategy, which cannot be seen: a number, for
+        // all that is known. A coder writes a decimal as a number, or as an object.
+        if value is Date || value is Data {
+            return true
+        }
         guard
             let single = isCodedSpecially(type(of: value))
                 ? value : SpecRecorder.singleValue(of: value, userInfo: userInfo)
