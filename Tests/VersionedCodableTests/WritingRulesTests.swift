@@ -756,33 +756,41 @@ struct WritingRulesTests {
         func downgraded() throws -> RevisionV2 { RevisionV2(name: name, version: nil) }
     }
 
-    struct DatedV2: VersionedCodable, Equatable {
-        static let version: Int? = 2
+    /// A date written through a single-value container of its own.
+    struct Moment: Codable, Equatable {
+        var date: Date
+        init(_ date: Date) { self.date = date }
+        init(from decoder: any Decoder) throws { date = try decoder.singleValueContainer().decode(Date.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(date)
+        }
+    }
+
+    struct DatedV2<When: Codable & Equatable>: VersionedCodable, Equatable {
+        static var version: Int? { 2 }
         typealias PreviousVersion = RevisionV1
         typealias VersionSpec = MetadataVersionSpec
         var name: String
-        var version: Date
-        init(name: String, version: Date) {
+        var version: When?
+        init(name: String, version: When?) {
             self.name = name
             self.version = version
         }
-        init(from old: RevisionV1) { self.init(name: old.name, version: Date(timeIntervalSince1970: 0)) }
+        init(from old: RevisionV1) { self.init(name: old.name, version: nil) }
     }
 
-    struct Dated: VersionedCodable, Equatable {
-        static let version: Int? = 3
-        typealias PreviousVersion = DatedV2
+    struct Dated<When: Codable & Equatable>: VersionedCodable, Equatable {
+        static var version: Int? { 3 }
+        typealias PreviousVersion = DatedV2<When>
         var name: String
-        var date: Date
-        init(from old: DatedV2) {
-            name = old.name
-            date = old.version
-        }
-        init(name: String, date: Date) {
+        var date: When?
+        init(from old: DatedV2<When>) { self.init(name: old.name, date: old.version) }
+        init(name: String, date: When?) {
             self.name = name
             self.date = date
         }
-        func downgraded() throws -> DatedV2 { DatedV2(name: name, version: date) }
+        func downgraded() throws -> DatedV2<When> { DatedV2(name: name, version: date) }
     }
 
     struct RevisionList: Codable {
@@ -840,8 +848,12 @@ struct WritingRulesTests {
         // milliseconds, 3 ms would read as version 3.
         let milliseconds = JSONEncoder()
         milliseconds.dateEncodingStrategy = .millisecondsSince1970
+        let instant = Date(timeIntervalSince1970: 0.003)
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
-            try milliseconds.encode(versioned: Dated(name: "a", date: Date(timeIntervalSince1970: 0.003)), asVersion: 2)
+            try milliseconds.encode(versioned: Dated(name: "a", date: instant), asVersion: 2)
+        }
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try milliseconds.encode(versioned: Dated(name: "a", date: Moment(instant)), asVersion: 2)
         }
         // A newer spec that cannot write older versions is found where it writes its own.
         let older = try JSONEncoder().encode(versioned: Scheduled(name: "a", when: nil), asVersion: 2)

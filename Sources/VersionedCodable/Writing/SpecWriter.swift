@@ -370,16 +370,16 @@ final class SpecWriter: Encoder {
         guard let value = value as? any Encodable, let readFirstBy else {
             return true
         }
-        // A date or data is written by the coder's strategy, which cannot be seen: a number, for
-        // all that is known. A coder writes a decimal as a number, or as an object.
-        if value is Date || value is Data {
-            return true
-        }
         guard
             let single = isCodedSpecially(type(of: value))
                 ? value : SpecRecorder.singleValue(of: value, userInfo: userInfo)
         else {
             return false
+        }
+        // A date or data is written by the coder's strategy, which cannot be seen: a number, for
+        // all that is known. A decimal is read as the number JSON writes.
+        if single is Date || single is Data {
+            return true
         }
         guard let data = try? JSONEncoder().encode(spec.inserting(single, at: path[...], version: version)) else {
             return true
