@@ -306,10 +306,10 @@ final class SpecWriter: Encoder {
     /// of the type's there may be read as another version (see ``isReadAsVersion(_:at:in:)``).
     private(set) var pathsReadFirst: [[String]] = []
 
-    /// Finds ``versionPaths`` and ``watchedPaths``, with the error a spec throws when it is asked
-    /// to write another version: before anything is written, where the `nil` version is written,
-    /// the older builds that may read the document are named beside the version, or a newer
-    /// type reads it first with another spec (``readFirstBy``).
+    /// Finds ``versionPaths`` and ``watchedPaths``, with the error this version's spec throws when
+    /// it is asked to write another version: before anything is written, where the `nil` version
+    /// is written, the older builds that may read the document are named beside the version, or a
+    /// newer type reads it first with another spec (``readFirstBy``).
     func findVersionPaths() throws {
         let watchesOwn = version == nil && spec.versionIndex == nil
         if watchesOwn || olderBuilds != nil {
@@ -328,13 +328,13 @@ final class SpecWriter: Encoder {
             if other == valueType.versionSpecType {
                 break
             }
-            let version = chain.numberedVersions(for: other).first
+            let theirs = chain.numberedVersions(for: other).first
             // A spec that cannot write a version (it throws) writes nothing for it.
             let written =
-                (try? SpecRecorder.record(other.init(withVersion: version), userInfo: userInfo))?.leaves() ?? []
-            let otherVersion = chain.otherVersion(than: version, for: other)
+                (try? SpecRecorder.record(other.init(withVersion: theirs), userInfo: userInfo))?.leaves() ?? []
+            let anotherVersion = chain.otherVersion(than: theirs, for: other)
             let another =
-                (try? SpecRecorder.record(other.init(withVersion: otherVersion), userInfo: userInfo))?.leaves() ?? []
+                (try? SpecRecorder.record(other.init(withVersion: anotherVersion), userInfo: userInfo))?.leaves() ?? []
             let isIn = {
                 (leaves: [(path: [String], value: any Encodable)], leaf: (path: [String], value: any Encodable)) in
                 leaves.contains {
