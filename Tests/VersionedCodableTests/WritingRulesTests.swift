@@ -793,6 +793,32 @@ struct WritingRulesTests {
         func downgraded() throws -> DatedV2<When> { DatedV2(name: name, version: date) }
     }
 
+    /// Writes a label beside the version, alike for every version.
+    struct LabelledRevisionSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.rev }
+        var format = "doc"
+        var rev: Int?
+        init(withVersion version: Int?) { rev = version }
+    }
+
+    /// Version 1 has fields of its own where `Labelled`'s spec writes its label and version.
+    struct LabelledV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var format: String
+        var rev: Int
+    }
+
+    struct Labelled: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = LabelledV1
+        typealias VersionSpec = LabelledRevisionSpec
+        var count: Int
+        init(count: Int) { self.count = count }
+        init(from old: LabelledV1) { count = old.rev }
+        func downgraded() throws -> LabelledV1 { LabelledV1(format: "doc", rev: count) }
+    }
+
     struct RevisionList: Codable {
         var revisions: [Versioned<Revision>]
     }
@@ -844,6 +870,14 @@ struct WritingRulesTests {
                 try JSONEncoder().encode(versioned: Levelled(name: "a", level: level), asVersion: 2)
             }
         }
+        // Read together with the label the type also writes, `rev: 2` is version 2.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: Labelled(count: 2), asVersion: 1)
+        }
+        let labelled = try JSONEncoder().encode(versioned: Labelled(count: 1), asVersion: 1)
+        let readLabelled = try JSONDecoder().decodeWithStoredVersion(Labelled.self, from: labelled)
+        #expect(readLabelled.storedVersion == 1)
+        #expect(readLabelled.wrappedValue == Labelled(count: 1))
         // What a date is written as depends on the coder's strategy, which cannot be seen: as
         // milliseconds, 3 ms would read as version 3.
         let milliseconds = JSONEncoder()

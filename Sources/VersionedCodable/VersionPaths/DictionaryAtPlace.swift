@@ -65,10 +65,10 @@ extension Dictionary: DictionaryAtPlace where Key: Encodable, Value: Encodable {
         var merged = [String: MergedValue](minimumCapacity: count + place.keys.count)
         for (key, value) in strings {
             switch writer.role(of: key, at: place) {
-            case nil
-            where writer.isUndeclaredDeclarationKey(key, at: place) || writer.isReadAsVersion(value, at: key, in: place):
+            case nil where writer.isUndeclaredDeclarationKey(key, at: place):
                 throw writer.refuse(.entry(path: place.path + [key]))
             case nil:
+                writer.noteReadFirst(value, at: key, in: place, isEntry: true)
                 merged[key] = .value(value)
             case .object(let child)? where (value as? any NilRepresentable)?.isNil != true:
                 // An object where the spec writes one is followed, as the type's own is, so that

@@ -170,7 +170,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         guard let role = noteWritten(key.stringValue, intValue: key.intValue, isEntry: writesEntries, writes: writes)
         else {
             if !isNil {
-                try checkNotReadAsVersion(value, key)
+                noteReadFirst(value, key)
                 noteOwnKey()
             }
             return true
@@ -178,14 +178,11 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return try passes(value, at: key, where: role, isNil: isNil, optional: !writes)
     }
 
-    /// Throws where `value`, written at `key` where the spec writes nothing, would be read as the
-    /// version by a newer type's chain (see ``SpecWriter/isReadAsVersion(_:at:in:)``).
+    /// Notes `value`, written at `key` where the spec writes nothing, where a newer type's chain
+    /// reads first (see ``SpecWriter/checkReadFirst()``).
     @inline(__always)
-    private func checkNotReadAsVersion<T>(_ value: T, _ key: Key) throws {
-        if writer.isReadAsVersion(value, at: key.stringValue, in: place) {
-            let path = place.path + [key.stringValue]
-            throw writer.refuse(writesEntries ? .entry(path: path) : .clash(path: path, atVersion: false))
-        }
+    private func noteReadFirst<T>(_ value: T, _ key: Key) {
+        writer.noteReadFirst(value, at: key.stringValue, in: place, isEntry: writesEntries)
     }
 
     /// Whether `value` goes to the real encoder, where the spec writes `role` at `key`; `optional`
@@ -361,7 +358,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             return try base.encode(value, forKey: ForwardedKey(key))
         }
         guard let role = noteWritten(key.stringValue, intValue: key.intValue, isEntry: writesEntries) else {
-            try checkNotReadAsVersion(value, key)
+            noteReadFirst(value, key)
             noteOwnKey()
             return try base.encode(value, forKey: ForwardedKey(key))
         }
@@ -452,7 +449,7 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             return child
         case nil:
             // A `nil` version's document where a newer type's chain reads a version first
-            // reads back only with nothing there (see ``SpecWriter/isReadAsVersion(_:at:in:)``).
+            // reads back only with nothing there (see ``SpecWriter/checkReadFirst()``).
             if writer.version == nil, writer.isReadFirst(key, in: place) {
                 writer.note(.clash(path: path, atVersion: false))
             }

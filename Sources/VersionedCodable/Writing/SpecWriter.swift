@@ -211,7 +211,7 @@ final class SpecWriter: Encoder {
             // type's value would be read back as the version: the place is watched as the spec's
             // `nil`. An object the path passes through is followed (an empty place, which the
             // spec's `null` gives way to), as it is on the way to a place where a newer type's
-            // chain reads a version first (see ``isReadAsVersion(_:at:in:)``).
+            // chain reads a version first (see ``checkReadFirst()``).
             let path = place.path + [key]
             let writesNothing: Bool
             switch spec {
@@ -302,9 +302,14 @@ final class SpecWriter: Encoder {
     private(set) var watchedPaths: [[String]] = []
 
     /// In a document of an older version written for the builds of a newer type too, the places
-    /// where that type's chain asks another spec for the version before this version's: a value
-    /// of the type's there may be read as another version (see ``isReadAsVersion(_:at:in:)``).
+    /// where that type's chain asks another spec before this version's reads: what the type
+    /// writes there may make it read another version (see ``checkReadFirst()``). Those where the
+    /// spec writes differently for two versions come first; `versionsReadFirst` counts them.
     private(set) var pathsReadFirst: [[String]] = []
+    private var versionsReadFirst = 0
+    /// What the type wrote at ``pathsReadFirst``, read back together once it is done, and
+    /// whether each is a dictionary's entry.
+    private var writtenReadFirst: [(path: [String], value: any Encodable, isEntry: Bool)] = []
 
     /// Finds ``versionPaths`` and ``watchedPaths``, with the error this version's spec throws when
     /// it is asked to write another version: before anything is written, where the `nil` version
@@ -343,52 +348,75 @@ final class SpecWriter: Encoder {
             }
             let differing = written.filter { !isIn(another, $0) } + another.filter { !isIn(written, $0) }
             for leaf in differing where !pathsReadFirst.contains(leaf.path) {
+                pathsReadFirst.insert(leaf.path, at: versionsReadFirst)
+                versionsReadFirst += 1
+            }
+            // What it writes alike for every version, such as a label beside the version, counts
+            // too: the type's own value there may let it read the version the type wrote.
+            for leaf in written + another where !pathsReadFirst.contains(leaf.path) {
                 pathsReadFirst.append(leaf.path)
             }
         }
         watchedPaths += pathsReadFirst
     }
 
-    /// Whether `value`, which the type writes at `key` of `place` where the spec writes nothing,
-    /// would be read as another version by a spec that a newer type's chain asks before this
-    /// version's (see ``pathsReadFirst``). A value that spec cannot read as a version makes it
-    /// fail, and the reader asks the next spec, which reads this version; in the `nil` version's
-    /// document, where none does, the failure stands, so any value is refused there.
-    func isReadAsVersion<T>(_ value: T, at key: String, in place: SpecWritten) -> Bool {
-        guard readFirstBy != nil, pathsReadFirst.contains(place.path + [key]) else {
-            return false
+    /// Notes `value`, which the type writes at `key` of `place` where the spec writes nothing,
+    /// where it is one of ``pathsReadFirst``.
+    func noteReadFirst<T>(_ value: T, at key: String, in place: SpecWritten, isEntry: Bool) {
+        guard readFirstBy != nil, pathsReadFirst.contains(place.path + [key]), let value = value as? any Encodable
+        else {
+            return
         }
-        return version == nil || readsAnotherVersion(value, at: place.path + [key])
+        writtenReadFirst.append((place.path + [key], value, isEntry))
     }
 
-    /// Whether a JSON document holding what this encode's spec writes and the single value that
-    /// `value` writes, at `path`, reads through the newer type's chain as a version other than
-    /// this one: whether a number, an enum's raw number, a wrapped one or a label is a version to
-    /// the specs asked before this version's is found by reading it, as the newer build will.
-    /// An object or an array is no version to them.
-    private func readsAnotherVersion<T>(_ value: T, at path: [String]) -> Bool {
-        guard let value = value as? any Encodable, let readFirstBy else {
-            return true
+    /// Throws where what the type wrote at ``pathsReadFirst`` would make the newer type's chain
+    /// read the document as another version, found by reading it as the newer build will: a
+    /// JSON document of what this encode's spec writes and the single values the type wrote
+    /// there must read as this version, or fail in a spec asked before this version's, after
+    /// which the reader asks the next. The `nil` version's, which no spec reads, must read as
+    /// no version without a failure, which would leave it unread. An object or an array there
+    /// is no version to a spec; a date or data is written by the coder's strategy, which cannot
+    /// be seen, and so is refused; a decimal is read as the number JSON writes.
+    func checkReadFirst() throws {
+        guard let readFirstBy, !writtenReadFirst.isEmpty, finding == nil else {
+            return
         }
-        guard
-            let single = isCodedSpecially(type(of: value))
-                ? value : SpecRecorder.singleValue(of: value, userInfo: userInfo)
-        else {
-            return false
+        // Blamed on a place where the spec writes the version, where the type wrote one.
+        let blamed =
+            writtenReadFirst.first { pathsReadFirst.prefix(versionsReadFirst).contains($0.path) }
+            ?? writtenReadFirst[0]
+        let refusal = blamed.isEntry ? Finding.entry(path: blamed.path) : .clash(path: blamed.path, atVersion: false)
+        var document: SpecWritten?
+        for (path, value, _) in writtenReadFirst {
+            let single =
+                isCodedSpecially(type(of: value)) ? value : SpecRecorder.singleValue(of: value, userInfo: userInfo)
+            if single is Date || single is Data || single == nil && version == nil {
+                throw refuse(refusal)
+            }
+            if let single {
+                document = (document ?? spec).inserting(single, at: path[...], version: version)
+            }
         }
-        // A date or data is written by the coder's strategy, which cannot be seen: a number, for
-        // all that is known. A decimal is read as the number JSON writes.
-        if single is Date || single is Data {
-            return true
-        }
-        guard let data = try? JSONEncoder().encode(spec.inserting(single, at: path[...], version: version)) else {
-            return true
+        guard let document else {
+            return
         }
         // Read with this encode's `userInfo`, as a spec that reads it writes with it.
         let decoder = JSONDecoder()
         decoder.userInfo = userInfo.mapValues { cast($0, to: (any Sendable).self) }
-        let read = (try? decoder.storedVersion(of: readFirstBy, from: data)) ?? nil
-        return read != nil && read != version
+        let read: Int?
+        do {
+            read = try decoder.storedVersion(of: readFirstBy, from: JSONEncoder().encode(document))
+        } catch {
+            // A spec that fails lets the reader ask the next, which reads a numbered version.
+            if version == nil {
+                throw refuse(refusal)
+            }
+            return
+        }
+        if let read, read != version {
+            throw refuse(refusal)
+        }
     }
 
     /// Whether the type's value at `place` must be a keyed object, as it must where the spec

@@ -117,6 +117,9 @@ extension VersionedCodable {
                 try value.encode(to: writer)
             }
             try writer.finish(writer.spec, into: encoder)
+            if writer.readFirstBy != nil {
+                try writer.checkReadFirst()
+            }
         } catch {
             throw writer.error(writing: value) ?? error
         }
