@@ -823,6 +823,10 @@ struct WritingRulesTests {
         var revisions: [Versioned<Revision>]
     }
 
+    struct AnnotatedList: Codable {
+        var items: [Versioned<Annotated>]
+    }
+
     /// A number written through a type's own single-value encoding.
     enum Grade: Int, Codable, Equatable {
         case low = 1
@@ -923,6 +927,11 @@ struct WritingRulesTests {
         #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
             try JSONEncoder().encode(versioned: Annotated(metadata: .object(["version": 3])), asVersion: 1)
         }
+        let itemsEncoder = JSONEncoder()
+        itemsEncoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(Annotated.self, asVersion: 1)
+        let items = AnnotatedList(items: [Versioned(Annotated(metadata: .object(["version": 3])))])
+        let entryError = try #require(throws: EncodingError.self) { try itemsEncoder.encode(items) }
+        #expect("\(entryError)".contains("where the chain of a newer version reads the version before its own spec"))
         let stamped = try JSONEncoder().encode(versioned: StampedV1(stamp: 1))
         #expect(try JSONDecoder().decode(versioned: StampedV1.self, from: stamped) == StampedV1(stamp: 1))
         // With nothing there, the document reads back as version 2, in both builds.

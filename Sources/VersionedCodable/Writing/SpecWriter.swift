@@ -764,6 +764,10 @@ final class SpecWriter: Encoder {
                 "\(part) writes its own value at \(describeField(path)), where \(there)"
                 + ". Rename that field or choose another version path; what the spec writes never "
                 + "overwrites the type's values silently."
+        case .entry(let path) where pathsReadFirst.contains(path):
+            description =
+                "\(part) writes a dictionary with an entry at \(describeField(path)), where the chain of a "
+                + "newer version reads the version before its own spec, and would read another version."
         case .entry(let path):
             description =
                 "\(part) writes a dictionary with an entry at \(describeField(path)), where \(spec) "
