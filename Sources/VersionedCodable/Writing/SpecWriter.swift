@@ -363,8 +363,7 @@ final class SpecWriter: Encoder {
     /// Notes `value`, which the type writes at `key` of `place` where the spec writes nothing,
     /// where it is one of ``pathsReadFirst``.
     func noteReadFirst<T>(_ value: T, at key: String, in place: SpecWritten, isEntry: Bool) {
-        guard readFirstBy != nil, pathsReadFirst.contains(place.path + [key]), let value = value as? any Encodable
-        else {
+        guard isReadFirst(key, in: place), let value = value as? any Encodable else {
             return
         }
         writtenReadFirst.append((place.path + [key], value, isEntry))
