@@ -727,6 +727,25 @@ struct WritingRulesTests {
         func downgraded() throws -> AnnotatedV1 { AnnotatedV1(_metadata: metadata) }
     }
 
+    /// Version 1 keeps the version at the root and has an optional header of its own at
+    /// `_metadata`, which may hold its own version number where `Headered`'s spec reads.
+    struct HeaderedV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        struct Header: Codable, Equatable { var version: Int? }
+        var _metadata: Header?
+    }
+
+    struct Headered: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = HeaderedV1
+        typealias VersionSpec = MetadataVersionSpec
+        var revision: Int?
+        init(revision: Int?) { self.revision = revision }
+        init(from old: HeaderedV1) { revision = old._metadata?.version }
+        func downgraded() throws -> HeaderedV1 { HeaderedV1(_metadata: revision.map { .init(version: $0) }) }
+    }
+
     /// Writes its version only for itself and later versions: asked for an older one, it throws.
     struct SchemaFromThreeSpec: VersionPathSpec {
         struct TooOld: Error {}
@@ -857,6 +876,28 @@ struct WritingRulesTests {
         }
         init(from old: LevelledV2) { self.init(name: old.name, level: old.version) }
         func downgraded() throws -> LevelledV2 { LevelledV2(name: name, version: level) }
+    }
+
+    @Test("An older version's own field where a newer spec reads its same version stays the type's")
+    func olderFieldAtNewerSpecsPlaceStaysTheTypes() throws {
+        // Version 1's own build writes `{"_metadata":{"version":1},"version":1}`. The newer spec
+        // reads version 1 at `_metadata.version`, and version 1's own spec reads it at the root:
+        // the document is version 1's, and `_metadata` is its field, not the newer spec's.
+        let own = try JSONEncoder().encode(versioned: HeaderedV1(_metadata: .init(version: 1)))
+        #expect(try JSONDecoder().decode(versioned: Headered.self, from: own) == Headered(revision: 1))
+        let written = try JSONEncoder().encode(versioned: Headered(revision: 1), asVersion: 1)
+        #expect(try JSONDecoder().decode(versioned: Headered.self, from: written) == Headered(revision: 1))
+        // A dictionary of the type's there keeps every entry, the number too.
+        for entries in [["version": 1.0], ["version": 1, "author": 2]] {
+            let data = try JSONEncoder().encode(versioned: Annotated(metadata: .object(entries)), asVersion: 1)
+            let read = try JSONDecoder().decodeWithStoredVersion(Annotated.self, from: data)
+            #expect(read.storedVersion == 1)
+            #expect(read.wrappedValue == Annotated(metadata: .object(entries)))
+        }
+        // Another number there is refused when written, as before.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: Headered(revision: 2), asVersion: 1)
+        }
     }
 
     @Test("An older version for newer builds writes nothing where their chain reads another version first")

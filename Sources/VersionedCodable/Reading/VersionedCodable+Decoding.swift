@@ -217,6 +217,18 @@ extension VersionedCodable {
             do {
                 let (version, keys) = try spec.readVersion(from: shared, in: chain, at: offset)
                 if let version {
+                    // An older version's own field may stand where a newer spec reads. Where the
+                    // version's own spec, asked later, reads the same version, the document is
+                    // that spec's: its places are the spec's, and the field is the type's.
+                    if index + 1 < chain.specs.count, let at = chain.versions.firstIndex(of: version),
+                        case let own = chain.types[at].versionSpecType, own != spec,
+                        let later = chain.specs[(index + 1)...].first(where: { $0.type == own }),
+                        let (versionRead, placeRead) = try? own.readVersion(from: shared, in: chain, at: later.1),
+                        versionRead == version
+                    {
+                        shared.foundByOwnSpec = own == VersionSpec.self
+                        return (version, placeRead)
+                    }
                     shared.foundByOwnSpec = spec == VersionSpec.self
                     return (version, keys)
                 }
