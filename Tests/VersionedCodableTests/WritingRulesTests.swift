@@ -727,6 +727,73 @@ struct WritingRulesTests {
         func downgraded() throws -> AnnotatedV1 { AnnotatedV1(_metadata: metadata) }
     }
 
+    /// Keeps the version as a label at the root (`"version": "v3"`), which it reads with its own
+    /// `init(from:)`; another string there holds no version.
+    struct ReleaseLabelSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+        var version: Int?
+        init(withVersion version: Int?) { self.version = version }
+        enum CodingKeys: String, CodingKey { case version }
+        init(from decoder: any Decoder) throws {
+            let label = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .version)
+            version = label.flatMap { $0.hasPrefix("v") ? Int($0.dropFirst()) : nil }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(version.map { "v\($0)" }, forKey: .version)
+        }
+    }
+
+    /// Version 2 keeps the version in `_metadata` and has a string of its own at the root's
+    /// `version`, where `Released`'s spec reads its label first.
+    struct ReleasedV2: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = RevisionV1
+        typealias VersionSpec = MetadataVersionSpec
+        var name: String
+        var version: String
+        init(name: String, version: String) {
+            self.name = name
+            self.version = version
+        }
+        init(from old: RevisionV1) { self.init(name: old.name, version: "") }
+    }
+
+    struct Released: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = ReleasedV2
+        typealias VersionSpec = ReleaseLabelSpec
+        var name: String
+        var release: String
+        init(name: String, release: String) {
+            self.name = name
+            self.release = release
+        }
+        init(from old: ReleasedV2) { self.init(name: old.name, release: old.version) }
+        func downgraded() throws -> ReleasedV2 { ReleasedV2(name: name, version: release) }
+    }
+
+    /// Version 2 keeps the version in `_metadata` and hands its encoder to a dictionary, whose
+    /// entries stand at the root, where `Counted`'s spec reads first.
+    struct CountedV2: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var counts: [String: Int]
+        init(counts: [String: Int]) { self.counts = counts }
+        init(from decoder: any Decoder) throws { counts = try [String: Int](from: decoder) }
+        func encode(to encoder: any Encoder) throws { try counts.encode(to: encoder) }
+    }
+
+    struct Counted: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = CountedV2
+        var counts: [String: Int]
+        init(counts: [String: Int]) { self.counts = counts }
+        init(from old: CountedV2) { counts = old.counts }
+        func downgraded() throws -> CountedV2 { CountedV2(counts: counts) }
+    }
+
     /// Version 1 keeps the version at the root and has an optional header of its own at
     /// `_metadata`, which may hold its own version number where `Headered`'s spec reads.
     struct HeaderedV1: VersionedCodable, Equatable {
@@ -876,6 +943,32 @@ struct WritingRulesTests {
         }
         init(from old: LevelledV2) { self.init(name: old.name, level: old.version) }
         func downgraded() throws -> LevelledV2 { LevelledV2(name: name, version: level) }
+    }
+
+    @Test("A newer spec's label, and a dictionary's entry, where an older version for newer builds writes")
+    func olderVersionWatchesLabelsAndHandedDictionaries() throws {
+        // `Released`'s spec reads `"v1"` as version 1: written as version 2, it would read back
+        // as version 1, with `release` lost.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: Released(name: "a", release: "v1"), asVersion: 2)
+        }
+        // A string that spec cannot read as a version, and the version's own label, are written
+        // and read back.
+        for release in ["x", "v2"] {
+            let data = try JSONEncoder().encode(versioned: Released(name: "a", release: release), asVersion: 2)
+            let read = try JSONDecoder().decodeWithStoredVersion(Released.self, from: data)
+            #expect(read.storedVersion == 2)
+            #expect(read.wrappedValue == Released(name: "a", release: release))
+        }
+        // A type that hands its encoder to a dictionary writes entries: one where `Counted`'s spec
+        // reads first is refused as the entry it is.
+        #expect(throws: VersionedEncodingError.dictionaryEntryClash(key: "version")) {
+            try JSONEncoder().encode(versioned: Counted(counts: ["version": 5, "a": 1]), asVersion: 2)
+        }
+        let data = try JSONEncoder().encode(versioned: Counted(counts: ["a": 1]), asVersion: 2)
+        let read = try JSONDecoder().decodeWithStoredVersion(Counted.self, from: data)
+        #expect(read.storedVersion == 2)
+        #expect(read.wrappedValue == Counted(counts: ["a": 1]))
     }
 
     @Test("An older version's own field where a newer spec reads its same version stays the type's")
