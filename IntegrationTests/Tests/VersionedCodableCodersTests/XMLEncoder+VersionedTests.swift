@@ -151,4 +151,63 @@ struct XMLEncoderVersionedTests {
         #expect(read == shelf)
         #expect(read.note.storedVersion == 4)
     }
+
+    struct ReleaseV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var name: String
+    }
+
+    /// Keeps the version at `_metadata.version`, with a string of its own at the root's `version`.
+    struct ReleaseV2: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = ReleaseV1
+        typealias VersionSpec = MetadataSpec
+        struct MetadataSpec: VersionPathSpec {
+            struct Metadata: Codable { var version: Int? }
+            static let keyPathToVersion: KeyPath<Self, Int?> = \Self._metadata.version
+            var _metadata: Metadata
+            init(withVersion version: Int?) { _metadata = Metadata(version: version) }
+        }
+        var name: String
+        var version: String
+        init(name: String, version: String) {
+            self.name = name
+            self.version = version
+        }
+        init(from old: ReleaseV1) { self.init(name: old.name, version: "") }
+    }
+
+    /// Keeps the version at the root again, where version 2 has its own string.
+    struct Release: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = ReleaseV2
+        var name: String
+        var release: String
+        init(name: String, release: String) {
+            self.name = name
+            self.release = release
+        }
+        init(from old: ReleaseV2) { self.init(name: old.name, release: old.version) }
+        func downgraded() throws -> ReleaseV2 { ReleaseV2(name: name, version: release) }
+    }
+
+    @Test("An older version for newer builds may not write text that XMLDecoder reads as another version")
+    func olderVersionsNumericText() throws {
+        let encoder = XMLEncoder()
+        encoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(Release.self, asVersion: 2)
+        // XMLCoder writes a string as its bare text, and reads `<version>1</version>` as the
+        // number 1: the newest build would read the document as version 1, with `release` lost.
+        for release in ["1", " 1", "01", "+1"] {
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try encoder.encode(versioned: Release(name: "a", release: release), withRootKey: "release")
+            }
+        }
+        for release in ["2", "x", "1.5"] {
+            let xml = try encoder.encode(versioned: Release(name: "a", release: release), withRootKey: "release")
+            let read = try XMLDecoder().decodeWithStoredVersion(Release.self, from: xml)
+            #expect(read.storedVersion == 2)
+            #expect(read.wrappedValue == Release(name: "a", release: release))
+        }
+    }
 }

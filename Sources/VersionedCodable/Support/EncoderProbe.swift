@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a coder hands the values it writes, learnt once through its public API: the type of each
 /// encoder the probe is written to, and of the key its first encoder has last in its coding path.
 ///
@@ -24,4 +26,21 @@ final class EncoderProbe: Encodable {
         try unkeyed.encode(self)
         try encode(to: keyed.superEncoder(forKey: ForwardedKey(stringValue: "super")))
     }
+}
+
+extension EncoderProbe {
+    /// The types of the encoders Foundation's coders hand a value, at the root and inside
+    /// containers, learnt once by encoding a probe through their public API: PropertyListEncoder's
+    /// in both its formats (each has types of its own), and these with JSONEncoder's.
+    static let foundationTypes: (propertyList: Set<ObjectIdentifier>, all: Set<ObjectIdentifier>) = {
+        let probe = EncoderProbe()
+        let encoder = PropertyListEncoder()
+        for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
+            encoder.outputFormat = format
+            _ = try? encoder.encode(probe)
+        }
+        let propertyList = probe.encoderTypes
+        _ = try? JSONEncoder().encode(probe)
+        return (propertyList, probe.encoderTypes)
+    }()
 }

@@ -203,7 +203,7 @@ enum UnknownValue: Codable, Sendable {
             // The property-list coders write a `Decimal` in its keyed form, a dictionary, which
             // no number field reads, so they get the nearest `Double`, the number a field of
             // theirs holds. JSONEncoder, Yams and XMLCoder write its digits.
-            if Self.propertyListEncoderTypes.contains(ObjectIdentifier(type(of: encoder))) {
+            if EncoderProbe.foundationTypes.propertyList.contains(ObjectIdentifier(type(of: encoder))) {
                 try container.encode(Double("\(value)") ?? .nan)
             } else {
                 try container.encode(value)
@@ -214,17 +214,4 @@ enum UnknownValue: Codable, Sendable {
         case .array, .object: break
         }
     }
-
-    /// The types of the encoders PropertyListEncoder hands to a value at the root and inside
-    /// containers, in both its formats (each has types of its own), learnt once by encoding a
-    /// probe through its public API.
-    private static let propertyListEncoderTypes: Set<ObjectIdentifier> = {
-        let probe = EncoderProbe()
-        let encoder = PropertyListEncoder()
-        for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
-            encoder.outputFormat = format
-            _ = try? encoder.encode(probe)
-        }
-        return probe.encoderTypes
-    }()
 }

@@ -388,8 +388,17 @@ final class SpecWriter: Encoder {
         let refusal = blamed.isEntry ? Finding.entry(path: blamed.path) : .clash(path: blamed.path, atVersion: false)
         var document: SpecWritten?
         for (path, value, _) in writtenReadFirst {
-            let single =
+            var single =
                 isCodedSpecially(type(of: value)) ? value : SpecRecorder.singleValue(of: value, userInfo: userInfo)
+            // A coder of its own (XMLCoder) may write a string as its bare text and read that text
+            // back as a number: there, text that reads as an integer is read back as one.
+            // Foundation's coders keep a string a string.
+            if let text = single as? String,
+                !EncoderProbe.foundationTypes.all.contains(ObjectIdentifier(type(of: base))),
+                let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                single = number
+            }
             if single is Date || single is Data || single == nil && version == nil {
                 throw refuse(refusal)
             }
