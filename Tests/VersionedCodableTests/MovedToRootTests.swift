@@ -50,6 +50,47 @@ struct MovedToRootTests {
         func downgraded() throws -> LabelV1 { LabelV1(text: text.lowercased()) }
     }
 
+    /// The `nil` version kept its version in `_metadata`, beside an optional header of its own
+    /// there; version 1 moved the version to the root.
+    struct HeadedV0: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        struct Header: Codable, Equatable { var by: String? }
+        var title: String
+        var _metadata: Header?
+    }
+
+    struct Headed: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = HeadedV0
+        var title: String
+        var header: HeadedV0.Header?
+        init(title: String, header: HeadedV0.Header?) {
+            self.title = title
+            self.header = header
+        }
+        init(from old: HeadedV0) { self.init(title: old.title, header: old._metadata) }
+        func downgraded() throws -> HeadedV0 { HeadedV0(title: title, _metadata: header) }
+    }
+
+    @Test("A document of the nil version is read with the places of that version's own spec")
+    func nilVersionsOwnPlaces() throws {
+        // No spec reads a version from `{"_metadata":{},"title":"a"}`; the empty object is what
+        // `HeadedV0`'s spec wrote, not a header, in the newest build as in `HeadedV0`'s own.
+        for header in [nil, HeadedV0.Header(by: "x")] {
+            for (_, encode) in VersionPlacementTests.formats {
+                let own = try HeadedV0(title: "a", _metadata: header).encodeTransparently(using: encode)
+                let read = try VersionPlacementTests.decode(Headed.self, own)
+                #expect(read.storedVersion == nil)
+                #expect(read.wrappedValue == Headed(title: "a", header: header))
+                #expect(try VersionPlacementTests.decode(HeadedV0.self, own).wrappedValue._metadata == header)
+                let written = try Headed(title: "a", header: header).encodeTransparently(asVersion: nil, using: encode)
+                #expect(try VersionPlacementTests.decode(Headed.self, written).wrappedValue.header == header)
+            }
+        }
+    }
+
     @Test("Documents of every version read back, the older ones through their own spec")
     func everyVersionReads() throws {
         try Note.validateVersionChain()

@@ -245,6 +245,14 @@ extension VersionedCodable {
         if let failure {
             throw failure
         }
+        // The document is the `nil` version's: where that version's spec is an older one, its
+        // places are that spec's, as they were when it was written.
+        if let at = chain.versions.firstIndex(of: nil), case let own = chain.types[at].versionSpecType,
+            own != chain.specs[0].type, let older = chain.specs.first(where: { $0.type == own }),
+            let (_, keys) = try? own.readVersion(from: shared, in: chain, at: older.versionOffset)
+        {
+            return (nil, keys)
+        }
         return (nil, ownKeys)
     }
 
