@@ -727,6 +727,47 @@ struct WritingRulesTests {
         func downgraded() throws -> AnnotatedV1 { AnnotatedV1(_metadata: metadata) }
     }
 
+    /// Version 1 keeps the version at the root and has fields of its own where version 3's spec
+    /// writes its label and version, and an optional `_metadata` where version 2's spec keeps it.
+    struct TrioV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        struct Meta: Codable, Equatable { var version: Int? }
+        var format: String
+        var rev: Int
+        var _metadata: Meta?
+    }
+
+    struct TrioV2: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = TrioV1
+        typealias VersionSpec = MetadataVersionSpec
+        var count: Int
+        var tag: Int?
+        init(count: Int, tag: Int?) {
+            self.count = count
+            self.tag = tag
+        }
+        init(from old: TrioV1) { self.init(count: old.rev, tag: old._metadata?.version) }
+        func downgraded() throws -> TrioV1 {
+            TrioV1(format: "doc", rev: count, _metadata: tag.map { .init(version: $0) })
+        }
+    }
+
+    struct Trio: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = TrioV2
+        typealias VersionSpec = LabelledRevisionSpec
+        var count: Int
+        var tag: Int?
+        init(count: Int, tag: Int?) {
+            self.count = count
+            self.tag = tag
+        }
+        init(from old: TrioV2) { self.init(count: old.count, tag: old.tag) }
+        func downgraded() throws -> TrioV2 { TrioV2(count: count, tag: tag) }
+    }
+
     /// Keeps the version as a label at the root (`"version": "v3"`), which it reads with its own
     /// `init(from:)`; another string there holds no version.
     struct ReleaseLabelSpec: VersionPathSpec {
@@ -943,6 +984,22 @@ struct WritingRulesTests {
         }
         init(from old: LevelledV2) { self.init(name: old.name, level: old.version) }
         func downgraded() throws -> LevelledV2 { LevelledV2(name: name, version: level) }
+    }
+
+    @Test("An older version for newer builds is read as itself by the build of every type between")
+    func olderVersionIsReadByEveryNewerBuild() throws {
+        // `Trio`'s spec reads `"format":"doc","rev":1` as version 1, but `TrioV2`'s build asks
+        // `_metadata.version` first and would read `{"version":2}` there as version 2.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: Trio(count: 1, tag: 2), asVersion: 1)
+        }
+        for tag in [nil, 1] {
+            let data = try JSONEncoder().encode(versioned: Trio(count: 1, tag: tag), asVersion: 1)
+            #expect(try JSONDecoder().decodeWithStoredVersion(Trio.self, from: data).storedVersion == 1)
+            #expect(try JSONDecoder().decodeWithStoredVersion(TrioV2.self, from: data).storedVersion == 1)
+            #expect(try JSONDecoder().decode(versioned: TrioV2.self, from: data) == TrioV2(count: 1, tag: tag))
+            #expect(try JSONDecoder().decode(versioned: Trio.self, from: data) == Trio(count: 1, tag: tag))
+        }
     }
 
     @Test("A newer spec's label, and a dictionary's entry, where an older version for newer builds writes")

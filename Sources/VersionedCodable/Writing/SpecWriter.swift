@@ -45,8 +45,9 @@ final class SpecWriter: Encoder {
     /// The encoder's key strategy, where it changes keys and is known (see
     /// ``checkKeyForms(at:)``).
     let keyStrategy: JSONEncoder.KeyEncodingStrategy?
-    /// The newer type whose builds read this document too, where its chain asks another spec
-    /// for the version first (see ``pathsReadFirst``).
+    /// The newest type whose builds, and those of every type between it and this version, read
+    /// this document too, where one of them asks another spec for the version first (see
+    /// ``pathsReadFirst``).
     let readFirstBy: (any VersionedCodable.Type)?
     private(set) var finding: Finding?
     /// Whether the spec's part of the root is merged into the document (written, or carried by
@@ -301,9 +302,9 @@ final class SpecWriter: Encoder {
     /// (see ``versionPaths``), and ``pathsReadFirst``.
     private(set) var watchedPaths: [[String]] = []
 
-    /// In a document of an older version written for the builds of a newer type too, the places
-    /// where that type's chain asks another spec before this version's reads: what the type
-    /// writes there may make it read another version (see ``checkReadFirst()``). Those where the
+    /// In a document of an older version written for the builds of newer types too, the places
+    /// where the spec of a newer type, which its build asks first, reads: what the type writes
+    /// there may make that build read another version (see ``checkReadFirst()``). Those where the
     /// spec writes differently for two versions come first; `versionsReadFirst` counts them.
     private(set) var pathsReadFirst: [[String]] = []
     private var versionsReadFirst = 0
@@ -321,18 +322,18 @@ final class SpecWriter: Encoder {
             versionPaths = try Self.versionPaths(in: spec, version: version, of: valueType, userInfo: userInfo)
         }
         watchedPaths = watchesOwn ? versionPaths : []
-        // The specs that a read by `newest` asks before this version's, newest first: where one
-        // reads a version from a value of the type's, it would read the document as that
-        // version. Each spec's places are where what it writes for two versions of the chain
-        // differs (an integer, or a label), or all it writes, where it writes one version only.
+        // The specs of the types newer than this version, other than its own, newest first:
+        // the build of each asks its own first, and where one reads a version from a value of
+        // the type's, it would read the document as that version. Each spec's places are where
+        // what it writes for two versions of the chain differs (an integer, or a label), or all
+        // it writes, where it writes one version only.
         guard let readFirstBy else {
             return
         }
         let chain = VersionChain(for: readFirstBy)
-        for (other, _) in chain.specs {
-            if other == valueType.versionSpecType {
-                break
-            }
+        let newer = chain.types.prefix { $0 != valueType }
+        for (other, _) in chain.specs
+        where other != valueType.versionSpecType && newer.contains(where: { $0.versionSpecType == other }) {
             let theirs = chain.numberedVersions(for: other).first
             // A spec that cannot write a version (it throws) writes nothing for it.
             let written =
@@ -369,8 +370,8 @@ final class SpecWriter: Encoder {
         writtenReadFirst.append((place.path + [key], value, isEntry))
     }
 
-    /// Throws where what the type wrote at ``pathsReadFirst`` would make the newer type's chain
-    /// read the document as another version, found by reading it as the newer build will: a
+    /// Throws where what the type wrote at ``pathsReadFirst`` would make the build of a newer
+    /// type read the document as another version, found by reading it as each will: a
     /// JSON document of what this encode's spec writes and the single values the type wrote
     /// there must read as this version, or fail in a spec asked before this version's, after
     /// which the reader asks the next. The `nil` version's, which no spec reads, must read as
@@ -409,21 +410,28 @@ final class SpecWriter: Encoder {
         guard let document else {
             return
         }
-        // Read with this encode's `userInfo`, as a spec that reads it writes with it.
+        // Read with this encode's `userInfo`, as a spec that reads it writes with it, by the
+        // build of every newer type that asks the specs in another order: the newest of each run
+        // of types that share a spec.
         let decoder = JSONDecoder()
         decoder.userInfo = userInfo.mapValues { cast($0, to: (any Sendable).self) }
-        let read: Int?
-        do {
-            read = try decoder.storedVersion(of: readFirstBy, from: JSONEncoder().encode(document))
-        } catch {
-            // A spec that fails lets the reader ask the next, which reads a numbered version.
-            if version == nil {
+        let data = try JSONEncoder().encode(document)
+        let newer = Array(VersionChain(for: readFirstBy).types.prefix { $0 != valueType })
+        for (index, reader) in newer.enumerated()
+        where index == 0 || newer[index - 1].versionSpecType != reader.versionSpecType {
+            let read: Int?
+            do {
+                read = try decoder.storedVersion(of: reader, from: data)
+            } catch {
+                // A spec that fails lets the reader ask the next, which reads a numbered version.
+                if version == nil {
+                    throw refuse(refusal)
+                }
+                continue
+            }
+            if let read, read != version {
                 throw refuse(refusal)
             }
-            return
-        }
-        if let read, read != version {
-            throw refuse(refusal)
         }
     }
 

@@ -69,15 +69,19 @@ extension VersionedCodable {
 
     /// Walks down the chain with ``downgraded()`` until it reaches the type with `version`,
     /// and writes that value with its own version, for the builds of `newest`, the type the walk
-    /// started from, to read as well as older ones.
+    /// started from, and of every type on the way (`newerSpecs`: the newest one's spec, and
+    /// whether all of theirs are alike) to read as well as older ones.
     func encodeVersioned(
         asVersion version: Int?,
         to encoder: any Encoder,
         keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil,
-        readBy newest: (any VersionedCodable.Type)? = nil
+        readBy newest: (any VersionedCodable.Type)? = nil,
+        newerSpecs: (newest: any VersionPathSpec.Type, alike: Bool)? = nil
     ) throws {
         if version == Self.version {
-            let reader = newest.flatMap { $0 == Self.self ? nil : $0 }
+            // The build of each newer type asks its own spec first: where one is not this
+            // version's, it may read a value of the type's as a version.
+            let reader = newerSpecs.flatMap { $0.alike && $0.newest == VersionSpec.self ? nil : newest }
             return try Self.write(self, asVersion: version, to: encoder, keyStrategy: keyStrategy, readBy: reader)
         }
         try VersionChain(for: Self.self).checkCanEncode(asVersion: version)
@@ -88,7 +92,9 @@ extension VersionedCodable {
             asVersion: version,
             to: encoder,
             keyStrategy: keyStrategy,
-            readBy: newest ?? Self.self
+            readBy: newest ?? Self.self,
+            newerSpecs: newerSpecs.map { ($0.newest, $0.alike && $0.newest == VersionSpec.self) }
+                ?? (VersionSpec.self, true)
         )
     }
 
@@ -189,8 +195,7 @@ extension VersionedCodable {
                 ?? (compatibility != .incompatible && version == Self.version ? olderBuilds : nil),
             unknownFields: newer?.unknownFields ?? [],
             keyStrategy: keyStrategy,
-            // A newer type whose own spec is this version's asks it first, as this version does.
-            readFirstBy: newest.flatMap { $0.versionSpecType == VersionSpec.self ? nil : $0 }
+            readFirstBy: newest
         )
         if version == nil || writer.olderBuilds != nil || writer.readFirstBy != nil {
             try writer.findVersionPaths()
