@@ -74,6 +74,19 @@ struct MovedToRootTests {
         func downgraded() throws -> HeadedV0 { HeadedV0(title: title, _metadata: header) }
     }
 
+    /// Version 1 has a `_metadata` of its own where the `nil` version's spec kept the version.
+    struct Tagged: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NoteV0
+        var title: String
+        var _metadata: [String: String]?
+        init(title: String, _metadata: [String: String]?) {
+            self.title = title
+            self._metadata = _metadata
+        }
+        init(from old: NoteV0) { self.init(title: old.title, _metadata: nil) }
+    }
+
     @Test("A document of the nil version is read with the places of that version's own spec")
     func nilVersionsOwnPlaces() throws {
         // No spec reads a version from `{"_metadata":{},"title":"a"}`; the empty object is what
@@ -89,6 +102,12 @@ struct MovedToRootTests {
                 #expect(try VersionPlacementTests.decode(Headed.self, written).wrappedValue.header == header)
             }
         }
+        // A document the decoder's `versionsToRead` reads as version 1 is version 1's: its empty
+        // `_metadata` is its own.
+        let decoder = JSONDecoder()
+        decoder.userInfo[.versionsToRead] = VersionsToWrite().writing(Tagged.self, asVersion: 1)
+        let listed = try decoder.decode(versioned: Tagged.self, from: Data(#"{"title":"a","_metadata":{}}"#.utf8))
+        #expect(listed == Tagged(title: "a", _metadata: [:]))
     }
 
     @Test("Documents of every version read back, the older ones through their own spec")

@@ -245,9 +245,12 @@ extension VersionedCodable {
         if let failure {
             throw failure
         }
-        // The document is the `nil` version's: where that version's spec is an older one, its
-        // places are that spec's, as they were when it was written.
-        if let at = chain.versions.firstIndex(of: nil), case let own = chain.types[at].versionSpecType,
+        // The document is the `nil` version's, unless the decoder's `versionsToRead` reads it as
+        // a numbered one: where that version's spec is an older one, its places are that
+        // spec's, as they were when it was written.
+        let listed = VersionsToWrite.listed(in: shared.userInfo, under: .versionsToRead)?.version(for: Self.self)
+        if (listed ?? nil) == nil, let at = chain.versions.firstIndex(of: nil),
+            case let own = chain.types[at].versionSpecType,
             own != chain.specs[0].type, let older = chain.specs.first(where: { $0.type == own }),
             let (_, keys) = try? own.readVersion(from: shared, in: chain, at: older.versionOffset)
         {
