@@ -814,6 +814,37 @@ struct WritingRulesTests {
         func downgraded() throws -> ReleasedV2 { ReleasedV2(name: name, version: release) }
     }
 
+    /// Keeps the version at the root again, where version 2 has its own string.
+    struct ReleasedAtRoot: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = ReleasedV2
+        var name: String
+        var release: String
+        init(name: String, release: String) {
+            self.name = name
+            self.release = release
+        }
+        init(from old: ReleasedV2) { self.init(name: old.name, release: old.version) }
+        func downgraded() throws -> ReleasedV2 { ReleasedV2(name: name, version: release) }
+    }
+
+    /// Keeps its version at `_outer.version` and forwards the rest of its encoding to a part.
+    struct Shelf: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = OuterSpec
+        struct OuterSpec: VersionPathSpec {
+            struct Outer: Codable { var version: Int? }
+            static var keyPathToVersion: KeyPath<Self, Int?> { \Self._outer.version }
+            var _outer: Outer
+            init(withVersion version: Int?) { _outer = Outer(version: version) }
+        }
+        var item: ReleasedAtRoot
+        init(item: ReleasedAtRoot) { self.item = item }
+        init(from decoder: any Decoder) throws { item = try Versioned<ReleasedAtRoot>(from: decoder).wrappedValue }
+        func encode(to encoder: any Encoder) throws { try Versioned(item).encode(to: encoder) }
+    }
+
     /// Version 2 keeps the version in `_metadata` and hands its encoder to a dictionary, whose
     /// entries stand at the root, where `Counted`'s spec reads first.
     struct CountedV2: VersionedCodable, Equatable {
@@ -999,6 +1030,19 @@ struct WritingRulesTests {
             #expect(try JSONDecoder().decodeWithStoredVersion(TrioV2.self, from: data).storedVersion == 1)
             #expect(try JSONDecoder().decode(versioned: TrioV2.self, from: data) == TrioV2(count: 1, tag: tag))
             #expect(try JSONDecoder().decode(versioned: Trio.self, from: data) == Trio(count: 1, tag: tag))
+        }
+    }
+
+    @Test("Foundation's coders keep a string a string, also where a part is written through the library's encoder")
+    func numericTextIsAStringInFoundationsCoders() throws {
+        let encoder = JSONEncoder()
+        encoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(ReleasedAtRoot.self, asVersion: 2)
+        let item = ReleasedAtRoot(name: "a", release: "1")
+        // The part is handed the writer of the value around it, whose encoder is the library's.
+        for data in [try encoder.encode(versioned: item), try encoder.encode(versioned: Shelf(item: item))] {
+            let read = try JSONDecoder().decodeWithStoredVersion(ReleasedAtRoot.self, from: data)
+            #expect(read.storedVersion == 2)
+            #expect(read.wrappedValue == item)
         }
     }
 

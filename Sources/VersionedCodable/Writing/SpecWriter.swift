@@ -391,11 +391,10 @@ final class SpecWriter: Encoder {
         for (path, value, _) in writtenReadFirst {
             var single =
                 isCodedSpecially(type(of: value)) ? value : SpecRecorder.singleValue(of: value, userInfo: userInfo)
-            // A coder of its own (XMLCoder) may write a string as its bare text and read that text
-            // back as a number: there, text that reads as an integer is read back as one.
-            // Foundation's coders keep a string a string.
-            if let text = single as? String,
-                !EncoderProbe.foundationTypes.all.contains(ObjectIdentifier(type(of: base))),
+            // A coder other than Foundation's may write a string as its bare text and read that
+            // text back as a number, as XMLCoder does: there, text that reads as an integer is
+            // read back as one. Foundation's coders keep a string a string.
+            if let text = single as? String, !EncoderProbe.foundationTypes.all.contains(coderEncoderType),
                 let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
             {
                 single = number
@@ -431,6 +430,21 @@ final class SpecWriter: Encoder {
             }
             if let read, read != version {
                 throw refuse(refusal)
+            }
+        }
+    }
+
+    /// The type of the coder's own encoder under this writer, which a part's writer may have been
+    /// handed through the library's encoder of the value around it.
+    private var coderEncoderType: ObjectIdentifier {
+        var encoder = base
+        while true {
+            if let writer = encoder as? SpecWriter {
+                encoder = writer.base
+            } else if let place = encoder as? PlaceEncoder {
+                encoder = place.base
+            } else {
+                return ObjectIdentifier(type(of: encoder))
             }
         }
     }

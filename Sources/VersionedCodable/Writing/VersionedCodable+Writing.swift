@@ -70,7 +70,7 @@ extension VersionedCodable {
     /// Walks down the chain with ``downgraded()`` until it reaches the type with `version`,
     /// and writes that value with its own version, for the builds of `newest`, the type the walk
     /// started from, and of every type on the way (`newerSpecs`: the newest one's spec, and
-    /// whether all of theirs are alike) to read as well as older ones.
+    /// whether every type on the way keeps the version with it) to read as well as older ones.
     func encodeVersioned(
         asVersion version: Int?,
         to encoder: any Encoder,
