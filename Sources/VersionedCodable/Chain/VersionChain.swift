@@ -90,6 +90,19 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     /// each keeps the version in its own value, when its key path is one of stored properties.
     let specs: [(type: any VersionPathSpec.Type, versionOffset: Int?)]
 
+    /// The spec that the type with `version` keeps its version with: its place in ``specs``, and
+    /// where it keeps the version in its value.
+    func spec(of version: Int?) -> (index: Int, type: any VersionPathSpec.Type, versionOffset: Int?)? {
+        guard let at = versions.firstIndex(of: version) else {
+            return nil
+        }
+        let type = types[at].versionSpecType
+        guard let index = specs.firstIndex(where: { $0.type == type }) else {
+            return nil
+        }
+        return (index, type, specs[index].versionOffset)
+    }
+
     /// Whether a type of the chain has `version`.
     @usableFromInline
     func contains(version: Int?) -> Bool {

@@ -220,14 +220,12 @@ extension VersionedCodable {
                     // An older version's own field may stand where a newer spec reads. Where the
                     // version's own spec, asked later, reads the same version, the document is
                     // that spec's: its places are the spec's, and the field is the type's.
-                    if index + 1 < chain.specs.count, let at = chain.versions.firstIndex(of: version),
-                        case let own = chain.types[at].versionSpecType, own != spec,
-                        let later = chain.specs[(index + 1)...].first(where: { $0.type == own }),
-                        let (versionRead, placeRead) = try? own.readVersion(from: shared, in: chain, at: later.1),
-                        versionRead == version
+                    if index + 1 < chain.specs.count, let own = chain.spec(of: version), own.index > index,
+                        let (read, place) = try? own.type.readVersion(from: shared, in: chain, at: own.versionOffset),
+                        read == version
                     {
-                        shared.foundByOwnSpec = own == VersionSpec.self
-                        return (version, placeRead)
+                        shared.foundByOwnSpec = own.type == VersionSpec.self
+                        return (version, place)
                     }
                     shared.foundByOwnSpec = spec == VersionSpec.self
                     return (version, keys)
@@ -249,10 +247,8 @@ extension VersionedCodable {
         // a numbered one: where that version's spec is an older one, its places are that
         // spec's, as they were when it was written.
         let listed = VersionsToWrite.listed(in: shared.userInfo, under: .versionsToRead)?.version(for: Self.self)
-        if (listed ?? nil) == nil, let at = chain.versions.firstIndex(of: nil),
-            case let own = chain.types[at].versionSpecType,
-            own != chain.specs[0].type, let older = chain.specs.first(where: { $0.type == own }),
-            let (_, keys) = try? own.readVersion(from: shared, in: chain, at: older.versionOffset)
+        if (listed ?? nil) == nil, let own = chain.spec(of: nil), own.index > 0,
+            let (_, keys) = try? own.type.readVersion(from: shared, in: chain, at: own.versionOffset)
         {
             return (nil, keys)
         }
