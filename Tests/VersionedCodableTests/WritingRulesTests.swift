@@ -800,10 +800,12 @@ struct WritingRulesTests {
         init(from old: RevisionV1) { self.init(name: old.name, version: "") }
     }
 
-    struct Released: VersionedCodable, Equatable {
-        static let version: Int? = 3
+    /// Version 3, with `Spec` keeping its version: a label at the root (`Released`) or the
+    /// root's `version` again (`ReleasedAtRoot`), where version 2 has its own string.
+    struct ReleasedV3<Spec: VersionPathSpec>: VersionedCodable, Equatable {
+        static var version: Int? { 3 }
         typealias PreviousVersion = ReleasedV2
-        typealias VersionSpec = ReleaseLabelSpec
+        typealias VersionSpec = Spec
         var name: String
         var release: String
         init(name: String, release: String) {
@@ -814,19 +816,8 @@ struct WritingRulesTests {
         func downgraded() throws -> ReleasedV2 { ReleasedV2(name: name, version: release) }
     }
 
-    /// Keeps the version at the root again, where version 2 has its own string.
-    struct ReleasedAtRoot: VersionedCodable, Equatable {
-        static let version: Int? = 3
-        typealias PreviousVersion = ReleasedV2
-        var name: String
-        var release: String
-        init(name: String, release: String) {
-            self.name = name
-            self.release = release
-        }
-        init(from old: ReleasedV2) { self.init(name: old.name, release: old.version) }
-        func downgraded() throws -> ReleasedV2 { ReleasedV2(name: name, version: release) }
-    }
+    typealias Released = ReleasedV3<ReleaseLabelSpec>
+    typealias ReleasedAtRoot = ReleasedV3<VersionKeyAtRootVersionPathSpec>
 
     /// Keeps its version at `_outer.version` and forwards the rest of its encoding to a part.
     struct Shelf: VersionedCodable, Equatable {
