@@ -266,4 +266,41 @@ struct HandWrittenKeyTypesTests {
             }
         }
     }
+
+    /// A map of its own, written and read key by key through an open key type, beside a spec
+    /// that writes the constant `schema: 7`.
+    struct Table: VersionedCodable, Equatable {
+        static let version: Int? = 7
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = ConstantSpec
+        var rows: [String: Int]
+
+        init(rows: [String: Int]) { self.rows = rows }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            rows = [:]
+            for key in container.allKeys {
+                rows[key.stringValue] = try container.decode(Int.self, forKey: key)
+            }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyKey.self)
+            for (key, value) in rows {
+                try container.encode(value, forKey: AnyKey(key))
+            }
+        }
+    }
+
+    @Test("An entry equal to a spec's constant, written key by key, is refused rather than lost on reading")
+    func mapEntryEqualToSpecConstant() throws {
+        for (name, encode) in VersionPathSpecTests.encoders() {
+            // Reading lists the object's keys without the spec's, so the entry would be gone.
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField, "\(name)") {
+                try Table(rows: ["schema": 7, "a": 2]).encodeTransparently(using: encode)
+            }
+            let table = Table(rows: ["a": 2, "b": 3])
+            let data = try table.encodeTransparently(using: encode)
+            #expect(try VersionPathSpecTests.decode(Table.self, data) == table, "\(name)")
+        }
+    }
 }

@@ -133,6 +133,24 @@ struct SpecFieldTests {
         var schema: Int
     }
 
+    /// Keeps none of `ConstantSpec`'s fields.
+    struct Unconstant: VersionedCodable, Equatable {
+        static let version: Int? = 7
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = ConstantSpec
+        var name: String
+    }
+
+    /// Keeps a field of its own in the object where `ProducerSpec` writes its producer.
+    struct Hosted: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = ProducerSpec
+        struct Producer: Codable, Equatable { var host: String }
+        var producer: Producer
+        var body: String
+    }
+
     struct SameFields: VersionedCodable, Equatable {
         static let version: Int? = 2
         typealias PreviousVersion = NothingEarlier
@@ -197,28 +215,35 @@ struct SpecFieldTests {
     @Test("A constant that equals the only version is the spec's field, not a place for a mirror")
     func constantEqualToTheOnlyVersion() throws {
         for (_, encode) in VersionPlacementTests.formats {
-            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
-                try Constant(schema: 3).encodeTransparently(using: encode)
+            // Neither another number nor the spec's own is a mirror of the version there.
+            for schema in [3, 7] {
+                #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                    try Constant(schema: schema).encodeTransparently(using: encode)
+                }
             }
-            let same = try Constant(schema: 7).encodeTransparently(using: encode)
-            #expect(try VersionPlacementTests.decode(Constant.self, same).wrappedValue == Constant(schema: 7))
+            let data = try Unconstant(name: "n").encodeTransparently(using: encode)
+            #expect(try VersionPlacementTests.object(data)["schema"] as? Int == 7)
+            #expect(try VersionPlacementTests.decode(Unconstant.self, data).wrappedValue == Unconstant(name: "n"))
         }
     }
 
-    @Test("Integers, arrays and objects a type writes as the spec does are no clash")
+    @Test("Integers and arrays a type writes where the spec writes are refused, even equal ones")
     func sameValuesAsTheSpec() throws {
-        let value = SameFields(schema: 7, tags: ["a", "b"], producer: .init(name: "tool", build: 42, host: "h"))
-        for (_, encode) in VersionPlacementTests.formats {
-            let data = try value.encodeTransparently(using: encode)
-            let object = try VersionPlacementTests.object(data)
-            #expect(object["schema"] as? Int == 7)
-            #expect(object["tags"] as? [String] == ["a", "b"])
-            #expect((object["producer"] as? [String: Any])?["host"] as? String == "h")
-            #expect(try VersionPlacementTests.decode(SameFields.self, data).wrappedValue == value)
-        }
+        let same = SameFields(schema: 7, tags: ["a", "b"], producer: .init(name: "tool", build: 42, host: "h"))
         let different = SameFields(schema: 7, tags: ["b"], producer: .init(name: "tool", build: 42, host: "h"))
-        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
-            try JSONEncoder().encode(versioned: different)
+        for value in [same, different] {
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try JSONEncoder().encode(versioned: value)
+            }
+        }
+        // An object the type shares with the spec takes its own keys beside the spec's.
+        let hosted = Hosted(producer: .init(host: "h"), body: "b")
+        for (_, encode) in VersionPlacementTests.formats {
+            let data = try hosted.encodeTransparently(using: encode)
+            let producer = try VersionPlacementTests.object(data)["producer"] as? [String: Any]
+            #expect(producer?["host"] as? String == "h")
+            #expect(producer?["name"] as? String == "tool")
+            #expect(try VersionPlacementTests.decode(Hosted.self, data).wrappedValue == hosted)
         }
     }
 

@@ -12,10 +12,10 @@ import Foundation
 public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     /// The type writes its own value at the place where the version goes, for example a
     /// `version` property at the root under the default ``VersionKeyAtRootVersionPathSpec``, or
-    /// where a custom spec writes another value beside the version.
+    /// where a custom spec writes another value beside the version, even one equal to the spec's.
     ///
-    /// Rename the property (with a `CodingKeys` entry) or move the version elsewhere with a
-    /// custom ``VersionPathSpec``.
+    /// Rename the property (with a `CodingKeys` entry), leave it out of the type's coding where it
+    /// copies what the spec writes, or move the version elsewhere with a custom ``VersionPathSpec``.
     case typeHasClashingVersionField
 
     /// The version's path passes through something the type writes that is not a keyed object
@@ -110,8 +110,9 @@ extension VersionedEncodingError: CustomStringConvertible {
         switch self {
         case .typeHasClashingVersionField:
             return "The type writes its own value where its VersionPathSpec writes: the version, or a value "
-                + "the spec writes beside it. Rename that field or choose another version path; what the spec "
-                + "writes never overwrites the type's values silently."
+                + "the spec writes beside it, even an equal one. Rename that field, leave it out where it copies "
+                + "what the spec writes, or choose another version path; what the spec writes never overwrites "
+                + "the type's values silently."
         case .versionLocationNotAnObject(let path):
             let place = path.isEmpty ? "the root of the document" : path.joined(separator: ".")
             return "Cannot write the version: the type writes something other than a keyed object at \(place), "

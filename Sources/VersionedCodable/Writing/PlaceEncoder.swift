@@ -200,11 +200,6 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             if writesEntries {
                 throw writer.refuse(.entry(path: path))
             }
-            // A copy of what the spec writes there is left out, since the spec writes it.
-            if isSame(value, spec, userInfo: writer.userInfo) {
-                try writeNilVersion(at: key, path, optional: optional)
-                return false
-            }
             // A `null` the spec writes holds nothing: the type's value is written in its place,
             // and the type's `nil` is that `null`.
             if writer.givesWay(spec, at: path) {
@@ -216,7 +211,9 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             }
             // An integer where the version goes mirrors it, if its type can hold it, and so does
             // an integer property's `nil`; where the `nil` version goes, which holds nothing, so
-            // does any `nil`.
+            // does any `nil`. Anything else is refused, a copy of what the spec writes too: it
+            // would be read back by its key, but not listed among the object's keys, so a type
+            // that writes and reads its keys one by one (a map of its own) would lose it.
             let atVersion = writer.isVersion(path)
             if atVersion, fits(writer.version, in: T.self, optional: optional) || isNil && writer.version == nil {
                 try writeNilVersion(at: key, path, optional: optional)
@@ -457,30 +454,6 @@ struct PlaceEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             return nil
         }
     }
-}
-
-/// Whether `value` is what the spec writes: the same integer, of any width, or an equal value;
-/// or, of two other types, the same single value that each writes (a `String`-backed enum's raw
-/// value beside the spec's string).
-///
-/// A value that writes another type than the spec's, optionals aside, is never the same, even
-/// where it compares equal (`1.0` and `1`): left out, it would be written as the spec's type.
-private func isSame(_ value: Any, _ spec: any Encodable, userInfo: [CodingUserInfoKey: Any]) -> Bool {
-    if let own = value as? any BinaryInteger, let spec = integer(spec) {
-        return Int(exactly: own) == spec
-    }
-    if innermostWrappedType(of: type(of: value)) == innermostWrappedType(of: type(of: spec as Any)) {
-        return (value as? AnyHashable).map { $0 == spec as? AnyHashable } ?? false
-    }
-    // A `null` the spec writes is no single value another type writes.
-    guard (spec as? any NilRepresentable)?.isNil != true,
-        let own = (value as? any Encodable).flatMap({ SpecRecorder.singleValue(of: $0, userInfo: userInfo) }),
-        let theirs = SpecRecorder.singleValue(of: spec, userInfo: userInfo),
-        type(of: own) != type(of: value) || type(of: theirs) != type(of: spec as Any)
-    else {
-        return false
-    }
-    return isSame(own, theirs, userInfo: userInfo)
 }
 
 /// Whether `type` is an integer (or an optional of one) that can hold `version`: the `nil`

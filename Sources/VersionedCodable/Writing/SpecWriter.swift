@@ -789,11 +789,11 @@ final class SpecWriter: Encoder {
                 ? "\(spec) puts the version"
                 : pathsReadFirst.contains(path)
                     ? "the chain of a newer version reads the version before its own spec"
-                    : "\(spec) writes another value"
+                    : "\(spec) writes a value of its own"
             description =
                 "\(part) writes its own value at \(describeField(path)), where \(there)"
-                + ". Rename that field or choose another version path; what the spec writes never "
-                + "overwrites the type's values silently."
+                + ". Rename that field, leave it out where it copies what the spec writes, or choose "
+                + "another version path; what the spec writes never overwrites the type's values silently."
         case .entry(let path) where pathsReadFirst.contains(path):
             description =
                 "\(part) writes a dictionary with an entry at \(describeField(path)), where the chain of a "
