@@ -227,7 +227,7 @@ struct SpecFieldTests {
         }
     }
 
-    @Test("Integers and arrays a type writes where the spec writes are refused, even equal ones")
+    @Test("Values a type writes where the spec writes are refused, even equal ones; a shared object merges")
     func sameValuesAsTheSpec() throws {
         let same = SameFields(schema: 7, tags: ["a", "b"], producer: .init(name: "tool", build: 42, host: "h"))
         let different = SameFields(schema: 7, tags: ["b"], producer: .init(name: "tool", build: 42, host: "h"))
