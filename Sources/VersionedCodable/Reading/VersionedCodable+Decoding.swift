@@ -245,9 +245,11 @@ extension VersionedCodable {
         }
         // The document is the `nil` version's, unless the decoder's `versionsToRead` reads it as
         // a numbered one: where that version's spec is an older one, its places are that
-        // spec's, as they were when it was written.
-        let listed = VersionsToWrite.listed(in: shared.userInfo, under: .versionsToRead)?.version(for: Self.self)
-        if (listed ?? nil) == nil, let own = chain.spec(of: nil), own.index > 0,
+        // spec's, as they were when it was written. The list is looked up only then, as the
+        // coder's `userInfo` is converted on every ask.
+        if let own = chain.spec(of: nil), own.index > 0,
+            case let listed = VersionsToWrite.listed(in: shared.userInfo, under: .versionsToRead),
+            (listed?.version(for: Self.self) ?? nil) == nil,
             let (_, keys) = try? own.type.readVersion(from: shared, in: chain, at: own.versionOffset)
         {
             return (nil, keys)
