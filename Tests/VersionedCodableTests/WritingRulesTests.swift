@@ -1100,6 +1100,78 @@ struct WritingRulesTests {
         }
     }
 
+    /// Version 1 keeps the version at the root, version 2 under `_metadata`, and version 3 at the
+    /// root again, with a `_metadata` object of its own, where version 2's build reads first.
+    struct LedgerV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var note: String
+    }
+
+    struct LedgerV2: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = LedgerV1
+        typealias VersionSpec = MetadataVersionSpec
+        var note: String
+        init(note: String) { self.note = note }
+        init(from old: LedgerV1) { note = old.note }
+    }
+
+    struct Ledger: VersionedCodable, Equatable {
+        static let version: Int? = 3
+        typealias PreviousVersion = LedgerV2
+        struct Stamp: Codable, Equatable { var version: Int? }
+        var note: String
+        var _metadata: Stamp?
+        init(note: String, stamp: Int?) {
+            self.note = note
+            _metadata = Stamp(version: stamp)
+        }
+        init(from old: LedgerV2) { self.init(note: old.note, stamp: nil) }
+    }
+
+    @Test(
+        "A version writes nothing that the build of an older version, which asks another spec first, reads as its own"
+    )
+    func newestVersionWatchesOlderChainsPlaces() throws {
+        // Version 2's build reads `_metadata.version` first: 1 or 2 there would read as one of
+        // its own versions, with `note` decoded as that version's and the root's version lost.
+        for stamp in [1, 2] {
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try JSONEncoder().encode(versioned: Ledger(note: "a", stamp: stamp))
+            }
+            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+                try PropertyListEncoder().encode(versioned: Ledger(note: "a", stamp: stamp))
+            }
+        }
+        // In a part, the error names the part and where the other build reads.
+        let encoder = JSONEncoder()
+        let error = try #require(throws: EncodingError.self) {
+            try encoder.encode([Versioned(Ledger(note: "a", stamp: 2))])
+        }
+        guard case .invalidValue(_, let context) = error else {
+            Issue.record("expected invalidValue, got \(error)")
+            return
+        }
+        #expect(context.debugDescription.contains("`_metadata.version`"))
+        #expect(context.debugDescription.contains("the build of another version of its chain reads the version"))
+        // Its own version, a number newer than version 2 knows, and no number at all are written;
+        // every build reads them back as what they are, or as newer than it knows.
+        for stamp in [3, 9, nil] {
+            let ledger = Ledger(note: "a", stamp: stamp)
+            let data = try JSONEncoder().encode(versioned: ledger)
+            let read = try JSONDecoder().decodeWithStoredVersion(Ledger.self, from: data)
+            #expect(read.storedVersion == 3)
+            #expect(read.wrappedValue == ledger)
+            #expect(throws: VersionedDecodingError.self) {
+                try JSONDecoder().decode(versioned: LedgerV2.self, from: data)
+            }
+            #expect(throws: VersionedDecodingError.self) {
+                try JSONDecoder().decode(versioned: LedgerV1.self, from: data)
+            }
+        }
+    }
+
     @Test("An older version for newer builds writes nothing where their chain reads another version first")
     func olderVersionWatchesNewerChainsPlaces() throws {
         // Written, `"version": 1` would read back through `Revision` as version 1, with `rev`
@@ -1152,7 +1224,11 @@ struct WritingRulesTests {
             Issue.record("expected invalidValue, got \(error)")
             return
         }
-        #expect(context.debugDescription.contains("the chain of a newer version reads the version before its own spec"))
+        #expect(
+            context.debugDescription.contains(
+                "the build of another version of its chain reads the version with another spec"
+            )
+        )
         // What a super encoder writes there is not seen, so opening one there is refused too.
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
             try JSONEncoder().encode(versioned: Stamped(stamp: 1), asVersion: 1)
@@ -1172,7 +1248,11 @@ struct WritingRulesTests {
         itemsEncoder.userInfo[.versionsToWrite] = VersionsToWrite().writing(Annotated.self, asVersion: 1)
         let items = AnnotatedList(items: [Versioned(Annotated(metadata: .object(["version": 3])))])
         let entryError = try #require(throws: EncodingError.self) { try itemsEncoder.encode(items) }
-        #expect("\(entryError)".contains("where the chain of a newer version reads the version before its own spec"))
+        #expect(
+            "\(entryError)".contains(
+                "where the build of another version of its chain reads the version with another spec"
+            )
+        )
         let stamped = try JSONEncoder().encode(versioned: StampedV1(stamp: 1))
         #expect(try JSONDecoder().decode(versioned: StampedV1.self, from: stamped) == StampedV1(stamp: 1))
         // With nothing there, the document reads back as version 2, in both builds.
@@ -1181,8 +1261,21 @@ struct WritingRulesTests {
         #expect(read.storedVersion == 2)
         #expect(read.wrappedValue == Revision(name: "a", revision: nil))
         #expect(try JSONDecoder().decode(versioned: RevisionV2.self, from: data) == RevisionV2(name: "a", version: nil))
-        // A build of version 2 writes its own documents as it always did: it knows no newer chain.
-        let own = try JSONEncoder().encode(versioned: RevisionV2(name: "a", version: 1))
-        #expect(try JSONDecoder().decode(versioned: RevisionV2.self, from: own) == RevisionV2(name: "a", version: 1))
+        // A build of version 2 knows no newer chain, but the build of version 1 reads the root's
+        // `version` first: `1` there would read as version 1, with `_metadata` lost, and is
+        // refused. A number it reads as newer than it knows is written.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: RevisionV2(name: "a", version: 1))
+        }
+        for version in [2, 5] {
+            let own = try JSONEncoder().encode(versioned: RevisionV2(name: "a", version: version))
+            #expect(
+                try JSONDecoder().decode(versioned: RevisionV2.self, from: own)
+                    == RevisionV2(name: "a", version: version)
+            )
+            #expect(throws: VersionedDecodingError.self) {
+                try JSONDecoder().decode(versioned: RevisionV1.self, from: own)
+            }
+        }
     }
 }

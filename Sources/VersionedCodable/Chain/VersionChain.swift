@@ -298,6 +298,25 @@ extension VersionedCodable {
 
     static var previousVersionType: any VersionedCodable.Type { PreviousVersion.self }
     static var versionSpecType: any VersionPathSpec.Type { VersionSpec.self }
+
+    /// Whether an older version of the chain keeps its version with another spec, which the
+    /// builds of that version ask first.
+    ///
+    /// Walked on each encode rather than looked up in the chain's cache, whose lock and copy cost
+    /// more than the few steps of a common chain. A chain that never ends is walked as far as
+    /// ``VersionChain/maximumLength``, as the chain is.
+    static var olderVersionsUseAnotherSpec: Bool {
+        var type = previousVersionType
+        var steps = 1
+        while type != NothingEarlier.self, steps < VersionChain.maximumLength {
+            if type.versionSpecType != VersionSpec.self {
+                return true
+            }
+            type = type.previousVersionType
+            steps += 1
+        }
+        return false
+    }
 }
 
 func describeVersion(_ version: Int?) -> String {

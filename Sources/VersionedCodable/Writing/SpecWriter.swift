@@ -49,6 +49,9 @@ final class SpecWriter: Encoder {
     /// this document too, where one of them asks another spec for the version first (see
     /// ``pathsReadFirst``).
     let readFirstBy: (any VersionedCodable.Type)?
+    /// Whether an older version of the chain keeps its version with another spec, which its
+    /// builds ask first (see ``pathsReadFirst``).
+    let readByOlder: Bool
     private(set) var finding: Finding?
     /// Whether the spec's part of the root is merged into the document (written, or carried by
     /// a dictionary the type writes), and of which other objects: the root apart, so that the
@@ -84,7 +87,8 @@ final class SpecWriter: Encoder {
         olderBuilds: (readableFrom: Int, writableFrom: Int)? = nil,
         unknownFields: [(key: String, value: UnknownValue)] = [],
         keyStrategy: JSONEncoder.KeyEncodingStrategy? = nil,
-        readFirstBy: (any VersionedCodable.Type)? = nil
+        readFirstBy: (any VersionedCodable.Type)? = nil,
+        readByOlder: Bool = false
     ) {
         self.base = base
         self.partPath = partPath
@@ -95,7 +99,12 @@ final class SpecWriter: Encoder {
         self.unknownFields = unknownFields
         self.keyStrategy = keyStrategy
         self.readFirstBy = readFirstBy
+        self.readByOlder = readByOlder
     }
+
+    /// Whether the builds of other versions of the chain read this document with specs other
+    /// than this version's: newer ones (``readFirstBy``), or older ones (``readByOlder``).
+    var readByOthers: Bool { readFirstBy != nil || readByOlder }
 
     var codingPath: [any CodingKey] { base.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
@@ -302,10 +311,11 @@ final class SpecWriter: Encoder {
     /// (see ``versionPaths``), and ``pathsReadFirst``.
     private(set) var watchedPaths: [[String]] = []
 
-    /// In a document of an older version written for the builds of newer types too, the places
-    /// where the spec of a newer type, which its build asks first, reads: what the type writes
-    /// there may make that build read another version (see ``checkReadFirst()``). Those where the
-    /// spec writes differently for two versions come first; `versionsReadFirst` counts them.
+    /// In a document that the builds of other versions read too (see ``readByOthers``), the
+    /// places where the spec of one of them, which its build asks first, reads: what the type
+    /// writes there may make that build read another version (see ``checkReadFirst()``). Those
+    /// where the spec writes differently for two versions come first; `versionsReadFirst` counts
+    /// them.
     private(set) var pathsReadFirst: [[String]] = []
     private var versionsReadFirst = 0
     /// What the type wrote at ``pathsReadFirst``, read back together once it is done, and
@@ -315,25 +325,35 @@ final class SpecWriter: Encoder {
     /// Finds ``versionPaths`` and ``watchedPaths``, with the error this version's spec throws when
     /// it is asked to write another version: before anything is written, where the `nil` version
     /// is written, the older builds that may read the document are named beside the version, or a
-    /// newer type reads it first with another spec (``readFirstBy``).
+    /// newer or older type reads it first with another spec (``readByOthers``).
     func findVersionPaths() throws {
         let watchesOwn = version == nil && spec.versionIndex == nil
         if watchesOwn || olderBuilds != nil {
             versionPaths = try Self.versionPaths(in: spec, version: version, of: valueType, userInfo: userInfo)
         }
         watchedPaths = watchesOwn ? versionPaths : []
-        // The specs of the types newer than this version, other than its own, newest first:
-        // the build of each asks its own first, and where one reads a version from a value of
-        // the type's, it would read the document as that version. Each spec's places are where
-        // what it writes for two versions of the chain differs (an integer, or a label), or all
-        // it writes, where it writes one version only.
-        guard let readFirstBy else {
-            return
+        // The specs of the types newer than this version, other than its own, newest first, and
+        // then those of the older ones: the build of each asks its own first, and where one
+        // reads a version from a value of the type's, it would read the document as that
+        // version. Each spec's places are where what it writes for two versions of the chain
+        // differs (an integer, or a label), or all it writes, where it writes one version only.
+        var others: [(spec: any VersionPathSpec.Type, chain: VersionChain)] = []
+        if let readFirstBy {
+            let chain = VersionChain(for: readFirstBy)
+            let newer = chain.types.prefix { $0 != valueType }
+            for (other, _) in chain.specs
+            where other != valueType.versionSpecType && newer.contains(where: { $0.versionSpecType == other }) {
+                others.append((other, chain))
+            }
         }
-        let chain = VersionChain(for: readFirstBy)
-        let newer = chain.types.prefix { $0 != valueType }
-        for (other, _) in chain.specs
-        where other != valueType.versionSpecType && newer.contains(where: { $0.versionSpecType == other }) {
+        if readByOlder {
+            let chain = VersionChain(for: valueType)
+            for (other, _) in chain.specs
+            where other != valueType.versionSpecType && !others.contains(where: { $0.spec == other }) {
+                others.append((other, chain))
+            }
+        }
+        for (other, chain) in others {
             let theirs = chain.numberedVersions(for: other).first
             // A spec that cannot write a version (it throws) writes nothing for it.
             let written =
@@ -370,16 +390,19 @@ final class SpecWriter: Encoder {
         writtenReadFirst.append((place.path + [key], value, isEntry))
     }
 
-    /// Throws where what the type wrote at ``pathsReadFirst`` would make the build of a newer
-    /// type read the document as another version, found by reading it as each will: a
-    /// JSON document of what this encode's spec writes and the single values the type wrote
-    /// there must read as this version, or fail in a spec asked before this version's, after
-    /// which the reader asks the next. The `nil` version's, which no spec reads, must read as
-    /// no version without a failure, which would leave it unread. An object or an array there
-    /// is no version to a spec; a date or data is written by the coder's strategy, which cannot
-    /// be seen, and so is refused; a decimal is read as the number JSON writes.
+    /// Throws where what the type wrote at ``pathsReadFirst`` would make the build of another
+    /// type read the document as another version, found by reading it as each will: a JSON
+    /// document of what this encode's spec writes and the single values the type wrote there.
+    /// The build of a newer type must read it as this version, or fail in a spec asked before
+    /// this version's, after which the reader asks the next; the `nil` version's, which no spec
+    /// reads, must read as no version without a failure, which would leave it unread. The build
+    /// of an older type must not read it as one of its own versions, which it would decode:
+    /// this version is newer than it knows, and a failure or no version at all is not the
+    /// type's doing. An object or an array there is no version to a spec; a date or data is
+    /// written by the coder's strategy, which cannot be seen, and so is refused; a decimal is
+    /// read as the number JSON writes.
     func checkReadFirst() throws {
-        guard let readFirstBy, !writtenReadFirst.isEmpty, finding == nil else {
+        guard readByOthers, !writtenReadFirst.isEmpty, finding == nil else {
             return
         }
         // Blamed on a place where the spec writes the version, where the type wrote one.
@@ -415,6 +438,19 @@ final class SpecWriter: Encoder {
         let decoder = JSONDecoder()
         decoder.userInfo = userInfo.mapValues { cast($0, to: (any Sendable).self) }
         let data = try JSONEncoder().encode(document)
+        if readByOlder {
+            for reader in VersionChain(for: valueType).types.dropFirst() {
+                let versions = VersionChain(for: reader).versions
+                if let read = try? decoder.storedVersion(of: reader, from: data), read != version,
+                    versions.contains(read)
+                {
+                    throw refuse(refusal)
+                }
+            }
+        }
+        guard let readFirstBy else {
+            return
+        }
         let newer = Array(VersionChain(for: readFirstBy).types.prefix { $0 != valueType })
         for (index, reader) in newer.enumerated()
         where index == 0 || newer[index - 1].versionSpecType != reader.versionSpecType {
@@ -456,13 +492,13 @@ final class SpecWriter: Encoder {
     /// In the `nil` version's, where no spec reads a version, a spec that fails leaves the
     /// document unread (see ``VersionedCodable/readStoredVersion(from:chain:)``).
     func needsObject(at place: SpecWritten) -> Bool {
-        readFirstBy == nil || version == nil || !place.keys.isEmpty
+        !readByOthers || version == nil || !place.keys.isEmpty
     }
 
     /// Whether `key` of `place` is one of ``pathsReadFirst``, where a super encoder the type
     /// opens could write a version unseen.
     func isReadFirst(_ key: String, in place: SpecWritten) -> Bool {
-        readFirstBy != nil && pathsReadFirst.contains(place.path + [key])
+        readByOthers && pathsReadFirst.contains(place.path + [key])
     }
 
     /// The ``versionPaths`` of `spec`, what `valueType`'s spec writes for `version`: asked of the
@@ -494,7 +530,7 @@ final class SpecWriter: Encoder {
     /// Whether the keys where a version would be read are watched even where this encode's spec
     /// writes nothing (see ``watchedPaths``).
     var watchesVersionPaths: Bool {
-        version == nil && spec.versionIndex == nil || readFirstBy != nil
+        version == nil && spec.versionIndex == nil || readByOthers
     }
 
     /// Whether the spec writes the version at `path`.
@@ -788,7 +824,7 @@ final class SpecWriter: Encoder {
                 atVersion
                 ? "\(spec) puts the version"
                 : pathsReadFirst.contains(path)
-                    ? "the chain of a newer version reads the version before its own spec"
+                    ? "the build of another version of its chain reads the version with another spec"
                     : "\(spec) writes a value of its own"
             description =
                 "\(part) writes its own value at \(describeField(path)), where \(there)"
@@ -796,8 +832,8 @@ final class SpecWriter: Encoder {
                 + "another version path; what the spec writes never overwrites the type's values silently."
         case .entry(let path) where pathsReadFirst.contains(path):
             description =
-                "\(part) writes a dictionary with an entry at \(describeField(path)), where the chain of a "
-                + "newer version reads the version before its own spec, and would read another version."
+                "\(part) writes a dictionary with an entry at \(describeField(path)), where the build of "
+                + "another version of its chain reads the version with another spec, and would read another version."
         case .entry(let path):
             description =
                 "\(part) writes a dictionary with an entry at \(describeField(path)), where \(spec) "

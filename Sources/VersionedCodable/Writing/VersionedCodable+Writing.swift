@@ -123,7 +123,7 @@ extension VersionedCodable {
                 try value.encode(to: writer)
             }
             try writer.finish(writer.spec, into: encoder)
-            if writer.readFirstBy != nil {
+            if writer.readByOthers {
                 try writer.checkReadFirst()
             }
         } catch {
@@ -195,9 +195,11 @@ extension VersionedCodable {
                 ?? (compatibility != .incompatible && version == Self.version ? olderBuilds : nil),
             unknownFields: newer?.unknownFields ?? [],
             keyStrategy: keyStrategy,
-            readFirstBy: newest
+            readFirstBy: newest,
+            // The build of an older version with another spec asks that spec first.
+            readByOlder: olderVersionsUseAnotherSpec
         )
-        if version == nil || writer.olderBuilds != nil || writer.readFirstBy != nil {
+        if version == nil || writer.olderBuilds != nil || writer.readByOthers {
             try writer.findVersionPaths()
         }
         if writer.olderBuilds != nil, writer.versionPaths.isEmpty {
