@@ -1172,6 +1172,57 @@ struct WritingRulesTests {
         }
     }
 
+    /// A label spec that knows only version 1, as many do, and notes each version it is asked for.
+    struct AlphaOnlySpec: VersionPathSpec {
+        nonisolated(unsafe) static var asked: [Int?] = []
+        static let lock = NSLock()
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.number }
+        var format: String?
+        var number: Int? { format == "alpha" ? 1 : nil }
+        init(withVersion version: Int?) {
+            Self.lock.withLock { Self.asked.append(version) }
+            format = version == 1 ? "alpha" : nil
+        }
+    }
+
+    struct FormV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = AlphaOnlySpec
+        var name: String
+    }
+
+    struct Form: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = FormV1
+        var name: String
+        var format: String?
+        init(name: String, format: String?) {
+            self.name = name
+            self.format = format
+        }
+        init(from old: FormV1) { self.init(name: old.name, format: nil) }
+    }
+
+    @Test("An older spec is asked only for its own versions, and its label is watched")
+    func olderSpecIsAskedForItsOwnVersionsOnly() throws {
+        // Version 1's build reads `"format": "alpha"` as version 1.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: Form(name: "a", format: "alpha"))
+        }
+        for format in ["beta", nil] {
+            let form = Form(name: "a", format: format)
+            let data = try JSONEncoder().encode(versioned: form)
+            #expect(try JSONDecoder().decode(versioned: Form.self, from: data) == form)
+        }
+        // The spec of version 1 knows no version 2: finding where it reads asks it for its own
+        // version only. (Reading a value of the type's as version 1's build does asks what that
+        // build asks, as it reads its documents.)
+        AlphaOnlySpec.lock.withLock { AlphaOnlySpec.asked = [] }
+        _ = try JSONEncoder().encode(versioned: Form(name: "a", format: nil))
+        #expect(AlphaOnlySpec.lock.withLock { AlphaOnlySpec.asked } == [1])
+    }
+
     @Test("An older version for newer builds writes nothing where their chain reads another version first")
     func olderVersionWatchesNewerChainsPlaces() throws {
         // Written, `"version": 1` would read back through `Revision` as version 1, with `rev`

@@ -337,30 +337,36 @@ final class SpecWriter: Encoder {
         // reads a version from a value of the type's, it would read the document as that
         // version. Each spec's places are where what it writes for two versions of the chain
         // differs (an integer, or a label), or all it writes, where it writes one version only.
-        var others: [(spec: any VersionPathSpec.Type, chain: VersionChain)] = []
+        // An older spec is asked only for the versions of its own types, which its builds know:
+        // the newer versions are not its own build's to know.
+        var others: [(spec: any VersionPathSpec.Type, chain: VersionChain, isOlder: Bool)] = []
         if let readFirstBy {
             let chain = VersionChain(for: readFirstBy)
             let newer = chain.types.prefix { $0 != valueType }
             for (other, _) in chain.specs
             where other != valueType.versionSpecType && newer.contains(where: { $0.versionSpecType == other }) {
-                others.append((other, chain))
+                others.append((other, chain, false))
             }
         }
         if readByOlder {
             let chain = VersionChain(for: valueType)
             for (other, _) in chain.specs
             where other != valueType.versionSpecType && !others.contains(where: { $0.spec == other }) {
-                others.append((other, chain))
+                others.append((other, chain, true))
             }
         }
-        for (other, chain) in others {
-            let theirs = chain.numberedVersions(for: other).first
+        for (other, chain, isOlder) in others {
+            let own = chain.types.filter { $0.versionSpecType == other }.compactMap { $0.version }
+            let theirs = isOlder ? own.first : chain.numberedVersions(for: other).first
             // A spec that cannot write a version (it throws) writes nothing for it.
             let written =
                 (try? SpecRecorder.record(other.init(withVersion: theirs), userInfo: userInfo))?.leaves() ?? []
-            let anotherVersion = chain.otherVersion(than: theirs, for: other)
+            let anotherVersion = isOlder ? own.dropFirst().first : chain.otherVersion(than: theirs, for: other)
             let another =
-                (try? SpecRecorder.record(other.init(withVersion: anotherVersion), userInfo: userInfo))?.leaves() ?? []
+                isOlder && anotherVersion == nil
+                ? []
+                : (try? SpecRecorder.record(other.init(withVersion: anotherVersion), userInfo: userInfo))?.leaves()
+                    ?? []
             let isIn = {
                 (leaves: [(path: [String], value: any Encodable)], leaf: (path: [String], value: any Encodable)) in
                 leaves.contains {
