@@ -16,6 +16,8 @@ extension VersionedDecodingError: Equatable {
             return v1 == v2 && t1 == t2
         case (.invalidVersionChain(let a), .invalidVersionChain(let b)):
             return a == b
+        case (.ambiguousVersion(let v1, let a), .ambiguousVersion(let v2, let b)):
+            return v1 == v2 && a.debugDescription == b.debugDescription
         case (.decodeFunctionReturnedWrongType(let e1, let r1), .decodeFunctionReturnedWrongType(let e2, let r2)):
             return e1 == e2 && r1 == r2
         default:

@@ -1054,14 +1054,16 @@ struct WritingRulesTests {
 
     @Test("A newer spec's label, and a dictionary's entry, where an older version for newer builds writes")
     func olderVersionWatchesLabelsAndHandedDictionaries() throws {
-        // `Released`'s spec reads `"v1"` as version 1: written as version 2, it would read back
-        // as version 1, with `release` lost.
+        // `Released`'s spec reads `"v3"` as its own version 3, and version 2's spec reads
+        // version 2: written as version 2, the document would be either version's, and read as
+        // neither.
         #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
-            try JSONEncoder().encode(versioned: Released(name: "a", release: "v1"), asVersion: 2)
+            try JSONEncoder().encode(versioned: Released(name: "a", release: "v3"), asVersion: 2)
         }
-        // A string that spec cannot read as a version, and the version's own label, are written
-        // and read back.
-        for release in ["x", "v2"] {
+        // A string that spec cannot read as a version, the version's own label, and a label of a
+        // version that keeps its version elsewhere (`"v1"`, which version 2's spec, asked after
+        // it, outweighs) are written and read back.
+        for release in ["x", "v2", "v1"] {
             let data = try JSONEncoder().encode(versioned: Released(name: "a", release: release), asVersion: 2)
             let read = try JSONDecoder().decodeWithStoredVersion(Released.self, from: data)
             #expect(read.storedVersion == 2)
@@ -1221,6 +1223,56 @@ struct WritingRulesTests {
         AlphaOnlySpec.lock.withLock { AlphaOnlySpec.asked = [] }
         _ = try JSONEncoder().encode(versioned: Form(name: "a", format: nil))
         #expect(AlphaOnlySpec.lock.withLock { AlphaOnlySpec.asked } == [1])
+    }
+
+    @Test("An older build's own number where a newer spec reads makes the document either version's")
+    func olderBuildsOwnNumberAtNewerPlaceIsAmbiguous() throws {
+        // Version 1's own build knows no newer spec: it writes `{"_metadata":{"version":2},
+        // "version":1}`. The newer spec reads its own version 2 there, and version 1's spec its
+        // own version 1 at the root: either could be right, so neither is guessed.
+        let own = try JSONEncoder().encode(versioned: HeaderedV1(_metadata: .init(version: 2)))
+        let error = try #require(throws: VersionedDecodingError.self) {
+            try JSONDecoder().decode(versioned: Headered.self, from: own)
+        }
+        guard case .ambiguousVersion(let versions, let context) = error else {
+            Issue.record("expected ambiguousVersion, got \(error)")
+            return
+        }
+        #expect(versions == [2, 1])
+        #expect(context.debugDescription.contains("versionsToRead"))
+        #expect(throws: VersionedDecodingError.self) { try JSONDecoder().storedVersion(of: Headered.self, from: own) }
+        // The decoder's `versionsToRead` says which it is.
+        let decoder = JSONDecoder()
+        decoder.userInfo[.versionsToRead] = VersionsToWrite().writing(Headered.self, asVersion: 1)
+        let read = try decoder.decodeWithStoredVersion(Headered.self, from: own)
+        #expect(read.storedVersion == 1)
+        #expect(read.wrappedValue == Headered(revision: 2))
+        decoder.userInfo[.versionsToRead] = VersionsToWrite().writing(Headered.self, asVersion: 2)
+        #expect(try decoder.decodeWithStoredVersion(Headered.self, from: own).storedVersion == 2)
+        // Through three specs: the label reads version 2, which is not its own; version 2's spec
+        // reads its own 2, and version 1's its own 1. In a part, the error names the part.
+        let trio = try JSONEncoder().encode(versioned: TrioV1(format: "doc", rev: 2, _metadata: .init(version: 2)))
+        let trioError = try #require(throws: VersionedDecodingError.self) {
+            try JSONDecoder().decode(versioned: Trio.self, from: trio)
+        }
+        guard case .ambiguousVersion(let trioVersions, _) = trioError else {
+            Issue.record("expected ambiguousVersion, got \(trioError)")
+            return
+        }
+        #expect(trioVersions == [2, 1])
+        let list = Data("[".utf8) + trio + Data("]".utf8)
+        let partError = try #require(throws: DecodingError.self) {
+            try JSONDecoder().decode([Versioned<Trio>].self, from: list)
+        }
+        #expect("\(partError)".contains("either"))
+        // Where the first version found is not kept by the spec that read it, the one whose own
+        // spec reads it is the document's: the label reads version 1, which keeps its version at
+        // the root, where version 1 stands too.
+        let labelled = try JSONEncoder().encode(versioned: TrioV1(format: "doc", rev: 1, _metadata: nil))
+        #expect(try JSONDecoder().decode(versioned: Trio.self, from: labelled) == Trio(count: 1, tag: nil))
+        // A document newer than the chain keeps its version where no older spec reads its own.
+        let newer = Data(#"{"_metadata":{"version":7},"name":"a"}"#.utf8)
+        #expect(try JSONDecoder().storedVersion(of: Headered.self, from: newer) == 7)
     }
 
     @Test("An older version for newer builds writes nothing where their chain reads another version first")

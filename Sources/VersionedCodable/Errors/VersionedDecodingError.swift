@@ -55,6 +55,17 @@ public enum VersionedDecodingError: Error, @unchecked Sendable {
     /// Encoding throws it too, for a chain whose spec is asked where the version goes.
     case invalidVersionChain(VersionChainProblem)
 
+    /// Two specs of the chain each read a version from the document where their own types keep
+    /// it: `versions` holds the one found first and the other. An older build's own field where a
+    /// newer spec reads, or a newer one's where an older spec reads, looks the same, so the
+    /// document could be either version's; decoding stops rather than guess. List the version it
+    /// has in the decoder's `versionsToRead` (`CodingUserInfoKey.versionsToRead`) to read it as that version.
+    ///
+    /// No encode writes such a document: it refuses a value of the type's own that would make the
+    /// build of another version read another version (see
+    /// ``VersionedEncodingError/typeHasClashingVersionField``).
+    case ambiguousVersion(versions: [Int], DecodingError.Context)
+
     /// The `decode` function given to
     /// ``VersionedCodable/decodeTransparently(from:using:)`` returned a value of another type
     /// than the one it was asked to decode.
@@ -87,6 +98,8 @@ extension VersionedDecodingError: CustomStringConvertible {
                 + "(\(newest), version \(describeVersion(newest.version))). Supported versions: \(supported)."
         case .invalidVersionChain(let problem):
             return "Invalid version chain: \(problem)"
+        case .ambiguousVersion(_, let context):
+            return context.debugDescription
         case .decodeFunctionReturnedWrongType(let expected, let returned):
             return "The decode function was asked for \(expected) but returned a value of type \(returned)."
         }

@@ -214,27 +214,20 @@ extension VersionedCodable {
         var ownKeys: KeyNotes?
         var failure: (any Error)?
         for (index, (spec, offset)) in chain.specs.enumerated() {
+            let read: (version: Int?, keys: KeyNotes?)
             do {
-                let (version, keys) = try spec.readVersion(from: shared, in: chain, at: offset)
-                if let version {
-                    // An older version's own field may stand where a newer spec reads. Where the
-                    // version's own spec, asked later, reads the same version, the document is
-                    // that spec's: its places are the spec's, and the field is the type's.
-                    if index + 1 < chain.specs.count, let own = chain.spec(of: version), own.index > index,
-                        let (read, place) = try? own.type.readVersion(from: shared, in: chain, at: own.versionOffset),
-                        read == version
-                    {
-                        shared.foundByOwnSpec = own.type == VersionSpec.self
-                        return (version, place)
-                    }
-                    shared.foundByOwnSpec = spec == VersionSpec.self
-                    return (version, keys)
-                }
-                if index == 0 {
-                    ownKeys = keys
-                }
+                read = try spec.readVersion(from: shared, in: chain, at: offset)
             } catch {
                 failure = failure ?? error
+                continue
+            }
+            if let version = read.version {
+                let found = try confirm((version, read.keys, spec), after: index, from: shared, chain: chain)
+                shared.foundByOwnSpec = found.spec == VersionSpec.self
+                return (found.version, found.keys)
+            }
+            if index == 0 {
+                ownKeys = read.keys
             }
         }
         // No spec read a version. One that could not read what stands at its place (a damaged
@@ -255,6 +248,59 @@ extension VersionedCodable {
             return (nil, keys)
         }
         return (nil, ownKeys)
+    }
+
+    /// The version that `found`, what the spec at `index` of the chain's specs read first, stands
+    /// for, asked of the specs after it: each that reads a version of a type keeping its version
+    /// with that spec.
+    ///
+    /// An older version's own field may stand where a newer spec reads, and a newer one's where
+    /// an older spec reads. Where the version found is not its own spec's, but a spec asked later
+    /// reads one of its own (the same version, or another), the document is that version's, with
+    /// that spec's places: the field is the type's. Where the version found is its own spec's,
+    /// or newer than the chain, another spec that reads one of its own makes the document either
+    /// version's: unless the decoder's `versionsToRead` says which, decoding stops with
+    /// ``VersionedDecodingError/ambiguousVersion(versions:_:)``. No encode writes such a document
+    /// (see ``SpecWriter/checkReadFirst()``).
+    private static func confirm(
+        _ found: (version: Int, keys: KeyNotes?, spec: any VersionPathSpec.Type),
+        after index: Int,
+        from shared: PlaceDecoder,
+        chain: VersionChain
+    ) throws -> (version: Int, keys: KeyNotes?, spec: any VersionPathSpec.Type) {
+        var found = found
+        var holds = chain.spec(of: found.version)?.type == found.spec || !chain.contains(version: found.version)
+        for (later, offset) in chain.specs.dropFirst(index + 1) {
+            guard let (read, keys) = try? later.readVersion(from: shared, in: chain, at: offset), let read,
+                read != found.version || !holds, chain.spec(of: read)?.type == later
+            else {
+                continue
+            }
+            if holds {
+                let listed = VersionsToWrite.listed(in: shared.userInfo, under: .versionsToRead)?.version(
+                    for: Self.self
+                )
+                if listed == .some(.some(found.version)) {
+                    continue
+                }
+                guard listed == .some(.some(read)) else {
+                    throw VersionedDecodingError.ambiguousVersion(
+                        versions: [found.version, read],
+                        DecodingError.Context(
+                            codingPath: shared.codingPath,
+                            debugDescription: "The \(Self.self) reads as version \(found.version) through "
+                                + "\(found.spec) and as version \(read) through \(later), which version \(read) keeps "
+                                + "its version with: one version's own field stands where the other's spec reads, "
+                                + "and the document could be either's. List the version it has in the decoder's "
+                                + "versionsToRead to read it."
+                        )
+                    )
+                }
+            }
+            found = (read, keys, later)
+            holds = true
+        }
+        return found
     }
 
     /// Decodes the value at a versioned part's root from `decoder`, the part's ``PlaceDecoder``:

@@ -404,7 +404,8 @@ final class SpecWriter: Encoder {
     /// reads, must read as no version without a failure, which would leave it unread. The build
     /// of an older type must not read it as one of its own versions, which it would decode:
     /// this version is newer than it knows, and a failure or no version at all is not the
-    /// type's doing. An object or an array there is no version to a spec; a date or data is
+    /// type's doing. No build may find it either version's
+    /// (``VersionedDecodingError/ambiguousVersion(versions:_:)``). An object or an array there is no version to a spec; a date or data is
     /// written by the coder's strategy, which cannot be seen, and so is refused; a decimal is
     /// read as the number JSON writes.
     func checkReadFirst() throws {
@@ -447,9 +448,16 @@ final class SpecWriter: Encoder {
         if readByOlder {
             for reader in VersionChain(for: valueType).types.dropFirst() {
                 let versions = VersionChain(for: reader).versions
-                if let read = try? decoder.storedVersion(of: reader, from: data), read != version,
-                    versions.contains(read)
-                {
+                let read: Int?
+                do {
+                    read = try decoder.storedVersion(of: reader, from: data)
+                } catch VersionedDecodingError.ambiguousVersion {
+                    throw refuse(refusal)
+                } catch {
+                    // The older build refuses the document.
+                    continue
+                }
+                if let read, read != version, versions.contains(read) {
                     throw refuse(refusal)
                 }
             }
@@ -464,8 +472,9 @@ final class SpecWriter: Encoder {
             do {
                 read = try decoder.storedVersion(of: reader, from: data)
             } catch {
-                // A spec that fails lets the reader ask the next, which reads a numbered version.
-                if version == nil {
+                // A spec that fails lets the reader ask the next, which reads a numbered version;
+                // a document that reads as two versions is read as neither.
+                if version == nil || error is VersionedDecodingError {
                     throw refuse(refusal)
                 }
                 continue
