@@ -121,6 +121,12 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         return own + versions.compactMap { $0 }.filter { !own.contains($0) }
     }
 
+    /// The versions of the types that keep their version with `spec`, newest first: those its
+    /// builds know.
+    func ownVersions(for spec: any VersionPathSpec.Type) -> [Int?] {
+        types.filter { $0.versionSpecType == spec }.map { $0.version }
+    }
+
     /// A version of the chain other than `version` for `spec` to write: one of its own types'
     /// first, another numbered one next, and then `nil` where the chain has it; one beside
     /// `version` only where the chain has no other.

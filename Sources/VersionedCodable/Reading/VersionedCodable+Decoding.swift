@@ -270,7 +270,9 @@ extension VersionedCodable {
     ) throws -> (version: Int, keys: KeyNotes?, spec: any VersionPathSpec.Type) {
         var found = found
         var holds = chain.spec(of: found.version)?.type == found.spec || !chain.contains(version: found.version)
-        for (later, offset) in chain.specs.dropFirst(index + 1) {
+        // A spec that keeps only the `nil` version reads none of its own, and is not asked.
+        for (later, offset) in chain.specs.dropFirst(index + 1)
+        where chain.ownVersions(for: later).contains(where: { $0 != nil }) {
             guard let (read, keys) = try? later.readVersion(from: shared, in: chain, at: offset), let read,
                 read != found.version || !holds, chain.spec(of: read)?.type == later
             else {

@@ -42,21 +42,23 @@ extension VersionPathSpec {
     /// `\Self.headers[0].version`) would stop the process on a document that lacks what it
     /// reads, so unless it is a path of stored properties, which cannot trap, it is applied only
     /// to a spec that has every part on the way to the version: each optional's value, array
-    /// element, dictionary entry and enum case where the spec written for one version of
-    /// `chain` differs from the spec written for another (see
-    /// ``VersionChain/otherVersion(than:for:)``). A spec that lacks one holds no version; parts
-    /// that are the same for every version (a name the spec writes beside it) may be missing.
+    /// element, dictionary entry and enum case where the spec written for one version of its own
+    /// types in `chain` differs from the spec written for another. A spec that lacks one holds no
+    /// version; parts that are the same for every version (a name the spec writes beside it) may
+    /// be missing. The spec is asked only for its own types' versions, which its builds know: a
+    /// spec that keeps one version, or writes each alike, has no way to tell, and every part
+    /// counts.
     func version(at offset: Int?, in chain: VersionChain) -> Int? {
         if let offset {
             // What the key path reads, read where `MemoryLayout` says it is.
             return withUnsafeBytes(of: self) { $0.load(fromByteOffset: offset, as: Int?.self) }
         }
-        let template = chain.numberedVersions(for: Self.self).first ?? 0
+        let own = chain.ownVersions(for: Self.self)
+        let template = own.compactMap { $0 }.first ?? chain.numberedVersions(for: Self.self).first ?? 0
         let written = Self(withVersion: template)
-        let other = Self(withVersion: chain.otherVersion(than: template, for: Self.self))
-        let way = compare(self, with: written, other)
-        // A spec that writes every version alike has no way to tell: every part counts.
-        if !(way.differs ? way.lacks : compare(self, with: written, nil).lacks) {
+        let way = own.first { $0 != template }.map { compare(self, with: written, Self(withVersion: $0)) }
+        let lacks = way.flatMap { $0.differs ? $0.lacks : nil } ?? compare(self, with: written, nil).lacks
+        if !lacks {
             return self[keyPath: Self.keyPathToVersion]
         }
         return nil

@@ -356,7 +356,7 @@ final class SpecWriter: Encoder {
             }
         }
         for (other, chain, isOlder) in others {
-            let own = chain.types.filter { $0.versionSpecType == other }.compactMap { $0.version }
+            let own = chain.ownVersions(for: other).compactMap { $0 }
             let theirs = isOlder ? own.first : chain.numberedVersions(for: other).first
             // A spec that cannot write a version (it throws) writes nothing for it.
             let written =
