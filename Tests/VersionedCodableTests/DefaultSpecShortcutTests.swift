@@ -99,6 +99,48 @@ struct DefaultSpecShortcutTests {
         }
     }
 
+    /// Version 1 keeps the version with `Spec`; version 2 under `_metadata`, with a root field
+    /// `version` of its own, where version 1's build reads first.
+    struct MovedV1<Spec: VersionPathSpec>: VersionedCodable, Equatable {
+        static var version: Int? { 1 }
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = Spec
+        var text: String
+    }
+
+    struct Moved<Spec: VersionPathSpec>: VersionedCodable, Equatable {
+        static var version: Int? { 2 }
+        typealias PreviousVersion = MovedV1<Spec>
+        typealias VersionSpec = MetadataVersionSpec
+        var text: String
+        var version: Int?
+        init(text: String, version: Int?) {
+            self.text = text
+            self.version = version
+        }
+        init(from old: MovedV1<Spec>) { self.init(text: old.text, version: nil) }
+    }
+
+    @Test("Where an older version keeps the version with it, both find the same places")
+    func sameOlderPlaces() throws {
+        let json = JSONEncoder()
+        json.outputFormatting = .sortedKeys
+        for version in [1, 2, 7, nil] {
+            let shortcut = Result {
+                try json.encode(versioned: Moved<VersionKeyAtRootVersionPathSpec>(text: "a", version: version))
+            }
+            let general = Result { try json.encode(versioned: Moved<SameAsDefaultSpec>(text: "a", version: version)) }
+            switch (shortcut, general) {
+            case (.success(let a), .success(let b)): #expect(a == b)
+            case (.failure(let a), .failure(let b)): #expect("\(a)" == "\(b)")
+            default: Issue.record("version \(String(describing: version)): \(shortcut) against \(general)")
+            }
+        }
+        #expect(throws: VersionedEncodingError.self) {
+            try json.encode(versioned: Moved<VersionKeyAtRootVersionPathSpec>(text: "a", version: 1))
+        }
+    }
+
     @Test("Both write the same bytes, in JSON and both property lists, for every version")
     func sameWriting() throws {
         let json = JSONEncoder()

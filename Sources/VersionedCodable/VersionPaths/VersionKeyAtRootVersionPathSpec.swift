@@ -35,6 +35,12 @@ extension VersionKeyAtRootVersionPathSpec {
 
     /// What it writes for the version being written.
     static let written = SpecWritten(path: [], keys: [key.stringValue], values: [.value(Int?.none)], versionIndex: 0)
+
+    /// What ``SpecRecorder`` records of the spec for `version`, as ``SpecWritten/leaves()``
+    /// lists it: the version at the root, and nothing for `nil`.
+    static func leaves(writing version: Int?) -> [(path: [String], value: any Encodable)] {
+        version.map { [([key.stringValue], $0)] } ?? []
+    }
 }
 
 /// The keys beside a version's key that hold the oldest versions that may read and write the

@@ -358,15 +358,17 @@ final class SpecWriter: Encoder {
         for (other, chain, isOlder) in others {
             let own = chain.ownVersions(for: other).compactMap { $0 }
             let theirs = isOlder ? own.first : chain.numberedVersions(for: other).first
-            // A spec that cannot write a version (it throws) writes nothing for it.
-            let written =
-                (try? SpecRecorder.record(other.init(withVersion: theirs), userInfo: userInfo))?.leaves() ?? []
+            // A spec that cannot write a version (it throws) writes nothing for it; the default
+            // spec's are known without recording it.
+            let leaves = { (version: Int?) -> [(path: [String], value: any Encodable)] in
+                other == VersionKeyAtRootVersionPathSpec.self
+                    ? VersionKeyAtRootVersionPathSpec.leaves(writing: version)
+                    : (try? SpecRecorder.record(other.init(withVersion: version), userInfo: self.userInfo))?.leaves()
+                        ?? []
+            }
+            let written = leaves(theirs)
             let anotherVersion = isOlder ? own.dropFirst().first : chain.otherVersion(than: theirs, for: other)
-            let another =
-                isOlder && anotherVersion == nil
-                ? []
-                : (try? SpecRecorder.record(other.init(withVersion: anotherVersion), userInfo: userInfo))?.leaves()
-                    ?? []
+            let another = isOlder && anotherVersion == nil ? [] : leaves(anotherVersion)
             let isIn = {
                 (leaves: [(path: [String], value: any Encodable)], leaf: (path: [String], value: any Encodable)) in
                 leaves.contains {
