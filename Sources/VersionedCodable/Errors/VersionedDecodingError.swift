@@ -59,7 +59,8 @@ public enum VersionedDecodingError: Error, @unchecked Sendable {
     /// it: `versions` holds the one found first and the other. An older build's own field where a
     /// newer spec reads, or a newer one's where an older spec reads, looks the same, so the
     /// document could be either version's; decoding stops rather than guess. List the version it
-    /// has in the decoder's `versionsToRead` (`CodingUserInfoKey.versionsToRead`) to read it as that version.
+    /// has in the decoder's `versionsToRead` (`CodingUserInfoKey.versionsToRead`) to read it as
+    /// that version.
     ///
     /// No encode writes such a document: it refuses a value of the type's own that would make the
     /// build of another version read another version (see

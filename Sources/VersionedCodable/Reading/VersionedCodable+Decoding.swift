@@ -279,9 +279,9 @@ extension VersionedCodable {
                 continue
             }
             if holds {
-                let listed = VersionsToWrite.listed(in: shared.userInfo, under: .versionsToRead)?.version(
-                    for: Self.self
-                )
+                // Looked up only here, as the coder's `userInfo` is converted on every ask.
+                let list = VersionsToWrite.listed(in: shared.userInfo, under: .versionsToRead)
+                let listed = list?.version(for: Self.self)
                 if listed == .some(.some(found.version)) {
                     continue
                 }

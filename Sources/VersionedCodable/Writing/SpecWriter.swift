@@ -407,9 +407,9 @@ final class SpecWriter: Encoder {
     /// of an older type must not read it as one of its own versions, which it would decode:
     /// this version is newer than it knows, and a failure or no version at all is not the
     /// type's doing. No build may find it either version's
-    /// (``VersionedDecodingError/ambiguousVersion(versions:_:)``). An object or an array there is no version to a spec; a date or data is
-    /// written by the coder's strategy, which cannot be seen, and so is refused; a decimal is
-    /// read as the number JSON writes.
+    /// (``VersionedDecodingError/ambiguousVersion(versions:_:)``). An object or an array there
+    /// is no version to a spec; a date or data is written by the coder's strategy, which cannot
+    /// be seen, and so is refused; a decimal is read as the number JSON writes.
     func checkReadFirst() throws {
         guard readByOthers, !writtenReadFirst.isEmpty, finding == nil else {
             return
