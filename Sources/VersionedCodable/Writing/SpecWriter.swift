@@ -222,18 +222,22 @@ final class SpecWriter: Encoder {
             // `nil`. An object the path passes through is followed (an empty place, which the
             // spec's `null` gives way to), as it is on the way to a place where a newer type's
             // chain reads a version first (see ``checkReadFirst()``).
-            let path = place.path + [key]
             let writesNothing: Bool
             switch spec {
             case nil: writesNothing = true
-            case .value(let value)?: writesNothing = givesWay(value, at: path)
+            case .value(let value)?: writesNothing = givesWay(value, at: place.path + [key])
             case .object?: writesNothing = false
             }
-            if writesNothing, version == nil, isVersion(path) {
+            if writesNothing, version == nil, isVersion(place.path + [key]) {
                 return .value(Int?.none)
             }
-            if writesNothing, watchedPaths.contains(where: { $0.count > path.count && $0.starts(with: path) }) {
-                return .object(SpecWritten(path: path, keys: [], values: []))
+            // Compared without making the path, as most keys the type writes are on none.
+            let depth = place.path.count
+            if writesNothing,
+                watchedPaths.contains(where: { $0.count > depth + 1 && $0[depth] == key && $0.starts(with: place.path) }
+                )
+            {
+                return .object(SpecWritten(path: place.path + [key], keys: [], values: []))
             }
         }
         return spec ?? declared(key, at: place)
@@ -515,7 +519,10 @@ final class SpecWriter: Encoder {
     /// Whether `key` of `place` is one of ``pathsReadFirst``, where a super encoder the type
     /// opens could write a version unseen.
     func isReadFirst(_ key: String, in place: SpecWritten) -> Bool {
-        readByOthers && pathsReadFirst.contains(place.path + [key])
+        readByOthers
+            && pathsReadFirst.contains {
+                $0.count == place.path.count + 1 && $0.last == key && $0.starts(with: place.path)
+            }
     }
 
     /// The ``versionPaths`` of `spec`, what `valueType`'s spec writes for `version`: asked of the
