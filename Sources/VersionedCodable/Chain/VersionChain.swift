@@ -117,7 +117,7 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
     /// writes changes with the version. A spec is asked only for versions of the chain, unless
     /// the chain has no other.
     func numberedVersions(for spec: any VersionPathSpec.Type) -> [Int] {
-        let own = types.filter { $0.versionSpecType == spec }.compactMap { $0.version }
+        let own = ownVersions(for: spec).compactMap { $0 }
         return own + versions.compactMap { $0 }.filter { !own.contains($0) }
     }
 

@@ -272,7 +272,7 @@ extension VersionedCodable {
         var holds = chain.spec(of: found.version)?.type == found.spec || !chain.contains(version: found.version)
         // A spec that keeps only the `nil` version reads none of its own, and is not asked.
         for (later, offset) in chain.specs.dropFirst(index + 1)
-        where chain.ownVersions(for: later).contains(where: { $0 != nil }) {
+        where chain.types.contains(where: { $0.versionSpecType == later && $0.version != nil }) {
             guard let (read, keys) = try? later.readVersion(from: shared, in: chain, at: offset), let read,
                 read != found.version || !holds, chain.spec(of: read)?.type == later
             else {

@@ -54,7 +54,7 @@ extension VersionPathSpec {
             return withUnsafeBytes(of: self) { $0.load(fromByteOffset: offset, as: Int?.self) }
         }
         let own = chain.ownVersions(for: Self.self)
-        let template = own.compactMap { $0 }.first ?? chain.numberedVersions(for: Self.self).first ?? 0
+        let template = chain.numberedVersions(for: Self.self).first ?? 0
         let written = Self(withVersion: template)
         let way = own.first { $0 != template }.map { compare(self, with: written, Self(withVersion: $0)) }
         let lacks = way.flatMap { $0.differs ? $0.lacks : nil } ?? compare(self, with: written, nil).lacks

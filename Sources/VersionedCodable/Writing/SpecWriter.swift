@@ -452,8 +452,10 @@ final class SpecWriter: Encoder {
         decoder.userInfo = userInfo.mapValues { cast($0, to: (any Sendable).self) }
         let data = try JSONEncoder().encode(document)
         if readByOlder {
-            for reader in VersionChain(for: valueType).types.dropFirst() {
-                let versions = VersionChain(for: reader).versions
+            // Each older build's chain is the rest of this one, from its type on.
+            let chain = VersionChain(for: valueType)
+            for (index, reader) in chain.types.enumerated().dropFirst() {
+                let versions = chain.versions[index...]
                 let read: Int?
                 do {
                     read = try decoder.storedVersion(of: reader, from: data)
