@@ -361,11 +361,12 @@ struct VersionOffsetTests {
         let read = try JSONDecoder().decodeWithStoredVersion(OffsetNote.self, from: newest)
         #expect(read.storedVersion == 300)
         #expect(read.wrappedValue == OffsetNote(text: "a"))
-        // Another version in the same place, and the fields beside it changed, read as written.
+        // Another version in the same place (a newer one: version 1 keeps its own elsewhere), and
+        // the fields beside it changed, read as written.
         let other =
             #"{"format":"x","header":{"kind":"k","count":-9,"#
-            + #""inner":{"flag":false,"label":"l","small":255,"version":1,"after":42}},"text":"b"}"#
-        #expect(try JSONDecoder().storedVersion(of: OffsetNote.self, from: Data(other.utf8)) == 1)
+            + #""inner":{"flag":false,"label":"l","small":255,"version":301,"after":42}},"text":"b"}"#
+        #expect(try JSONDecoder().storedVersion(of: OffsetNote.self, from: Data(other.utf8)) == 301)
         let none =
             #"{"format":"x","header":{"kind":"k","count":1,"#
             + #""inner":{"flag":true,"label":"","small":0,"after":5}},"text":"c"}"#

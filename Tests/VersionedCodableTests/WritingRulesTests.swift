@@ -1136,15 +1136,13 @@ struct WritingRulesTests {
         "A version writes nothing that the build of an older version, which asks another spec first, reads as its own"
     )
     func newestVersionWatchesOlderChainsPlaces() throws {
-        // Version 2's build reads `_metadata.version` first: 1 or 2 there would read as one of
-        // its own versions, with `note` decoded as that version's and the root's version lost.
-        for stamp in [1, 2] {
-            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
-                try JSONEncoder().encode(versioned: Ledger(note: "a", stamp: stamp))
-            }
-            #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
-                try PropertyListEncoder().encode(versioned: Ledger(note: "a", stamp: stamp))
-            }
+        // Version 2's build reads `_metadata.version` first: 2 there would read as its own
+        // version, with `note` decoded as version 2's and the root's version lost.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: Ledger(note: "a", stamp: 2))
+        }
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try PropertyListEncoder().encode(versioned: Ledger(note: "a", stamp: 2))
         }
         // In a part, the error names the part and where the other build reads.
         let encoder = JSONEncoder()
@@ -1158,8 +1156,9 @@ struct WritingRulesTests {
         #expect(context.debugDescription.contains("`_metadata.version`"))
         #expect(context.debugDescription.contains("the build of another version of its chain reads the version"))
         // Its own version, a number newer than version 2 knows, and no number at all are written;
-        // every build reads them back as what they are, or as newer than it knows.
-        for stamp in [3, 9, nil] {
+        // every build reads them back as what they are, or as newer than it knows. So is 1, which
+        // version 2's spec does not keep: its build reads the root's 3 instead.
+        for stamp in [1, 3, 9, nil] {
             let ledger = Ledger(note: "a", stamp: stamp)
             let data = try JSONEncoder().encode(versioned: ledger)
             let read = try JSONDecoder().decodeWithStoredVersion(Ledger.self, from: data)
@@ -1224,6 +1223,146 @@ struct WritingRulesTests {
         // asks it for its own version only, and with no other, every part it writes counts.
         #expect(AlphaOnlySpec.lock.withLock { AlphaOnlySpec.asked }.allSatisfy { $0 == 1 })
         #expect(!AlphaOnlySpec.lock.withLock { AlphaOnlySpec.asked }.isEmpty)
+    }
+
+    // The unversioned build keeps an object of its own at `_metadata`, where version 1's spec
+    // keeps the version; version 2 moves it back to the root.
+    struct NotebookV0: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        struct Own: Codable, Equatable { var version: Int }
+        var _metadata: Own
+        var title: String
+    }
+
+    struct NotebookV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NotebookV0
+        typealias VersionSpec = MetadataVersionSpec
+        var title: String
+        init(title: String) { self.title = title }
+        init(from old: NotebookV0) { title = old.title + ">1" }
+    }
+
+    struct Notebook: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NotebookV1
+        var title: String
+        init(title: String) { self.title = title }
+        init(from old: NotebookV1) { title = old.title + ">2" }
+        func downgraded() -> NotebookV1 { NotebookV1(title: title) }
+    }
+
+    // The unversioned build keeps its version under `_metadata`, and a `version` of its own at
+    // the root, where version 2's spec reads.
+    struct DaybookV0: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = MetadataVersionSpec
+        var version: Int
+        var title: String
+    }
+
+    struct DaybookV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = DaybookV0
+        typealias VersionSpec = MetadataVersionSpec
+        var title: String
+        init(title: String) { self.title = title }
+        init(from old: DaybookV0) { title = old.title + ">1" }
+    }
+
+    struct Daybook: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = DaybookV1
+        var title: String
+        init(title: String) { self.title = title }
+        init(from old: DaybookV1) { title = old.title + ">2" }
+        func downgraded() -> DaybookV1 { DaybookV1(title: title) }
+    }
+
+    @Test("A version read where no version of the chain keeps it, and confirmed by no spec, is a field of the type's")
+    func unconfirmedVersionOfAnotherSpecIsNoVersion() throws {
+        // The unversioned build writes `{"_metadata":{"version":2},"title":"t"}`: version 1's
+        // spec reads 2 there, but version 2 keeps its version at the root, where there is none.
+        // No build of the chain writes that document as version 2, so it is the unversioned one.
+        let notebook = try JSONEncoder().encode(versioned: NotebookV0(_metadata: .init(version: 2), title: "t"))
+        let read = try JSONDecoder().decodeWithStoredVersion(Notebook.self, from: notebook)
+        #expect(read.storedVersion == nil)
+        #expect(read.wrappedValue == Notebook(title: "t>1>2"))
+        #expect(try JSONDecoder().storedVersion(of: Notebook.self, from: notebook) == nil)
+        #expect(try JSONDecoder().decode(versioned: NotebookV0.self, from: notebook)._metadata.version == 2)
+        // `{"_metadata":{},"title":"t","version":1}`: the root's 1 is not version 2's spec's, and
+        // version 1's spec reads none under `_metadata`.
+        let daybook = try JSONEncoder().encode(versioned: DaybookV0(version: 1, title: "t"))
+        let readDaybook = try JSONDecoder().decodeWithStoredVersion(Daybook.self, from: daybook)
+        #expect(readDaybook.storedVersion == nil)
+        #expect(readDaybook.wrappedValue == Daybook(title: "t>1>2"))
+        // The documents the chain's own builds write still read as their versions.
+        for version in [1, 2] {
+            let data = try JSONEncoder().encode(versioned: Notebook(title: "n"), asVersion: version)
+            #expect(try JSONDecoder().storedVersion(of: Notebook.self, from: data) == version)
+            let daybookData = try JSONEncoder().encode(versioned: Daybook(title: "n"), asVersion: version)
+            #expect(try JSONDecoder().storedVersion(of: Daybook.self, from: daybookData) == version)
+        }
+    }
+
+    // Version 1 keeps its version at the root and a `schemaVersion` of its own, where version 2
+    // keeps its version.
+    struct RecordV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = NothingEarlier
+        var title: String
+        var schemaVersion: Int
+    }
+
+    struct Record: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = RecordV1
+        typealias VersionSpec = SchemaSpec
+        var title: String
+        var schemaVersion: Int
+        init(title: String, schemaVersion: Int) {
+            self.title = title
+            self.schemaVersion = schemaVersion
+        }
+        init(from old: RecordV1) { self.init(title: old.title, schemaVersion: old.schemaVersion) }
+        func downgraded() -> RecordV1 { RecordV1(title: title, schemaVersion: schemaVersion) }
+        // Version 2's `schemaVersion` is the spec's: the type keeps it only as version 1 did.
+        enum CodingKeys: String, CodingKey { case title }
+        init(from decoder: any Decoder) throws {
+            title = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .title)
+            schemaVersion = 0
+        }
+    }
+
+    @Test("A number that is no version of the chain, nor newer than it, is kept by no spec")
+    func numberBelowTheChainIsNoVersion() throws {
+        for own in [0, -3] {
+            // Version 1's build writes `{"schemaVersion":0,"title":"a","version":1}`: version 2's
+            // spec reads 0, which no version of the chain is, and version 1's spec its own 1.
+            let old = try JSONEncoder().encode(versioned: RecordV1(title: "a", schemaVersion: own))
+            let read = try JSONDecoder().decodeWithStoredVersion(Record.self, from: old)
+            #expect(read.storedVersion == 1)
+            #expect(read.wrappedValue == Record(title: "a", schemaVersion: own))
+            // Version 2's build writes version 1 for the older builds as they do, and reads it back.
+            let written = try JSONEncoder().encode(versioned: Record(title: "a", schemaVersion: own), asVersion: 1)
+            #expect(try JSONDecoder().storedVersion(of: Record.self, from: written) == 1)
+            #expect(
+                try JSONDecoder().decode(versioned: RecordV1.self, from: written)
+                    == RecordV1(title: "a", schemaVersion: own)
+            )
+        }
+        // A number newer than the chain is still read as a newer document's version.
+        let newer = Data(#"{"schemaVersion":9,"title":"a","version":1}"#.utf8)
+        let error = try #require(throws: VersionedDecodingError.self) {
+            try JSONDecoder().decode(versioned: Record.self, from: newer)
+        }
+        guard case .ambiguousVersion(let versions, _) = error else {
+            Issue.record("expected ambiguousVersion, got \(error)")
+            return
+        }
+        #expect(versions == [9, 1])
     }
 
     @Test("An older build's own number where a newer spec reads makes the document either version's")

@@ -181,9 +181,9 @@ extension VersionedCodable {
     /// `Self`'s own spec is asked first, as in VersionedCodable 1.2. When it reads no version,
     /// or throws, the specs of older versions that keep the version elsewhere are asked, newest
     /// first, so that every document a version of the chain wrote reads back; the first that
-    /// reads a version decides. When none does, the first error a spec threw is thrown (a
-    /// version at an older spec's place that is not a number is no missing version), and
-    /// otherwise the document has no version.
+    /// reads a version decides (see ``confirm(_:after:from:chain:)``). When none does, the first
+    /// error a spec threw is thrown (a version at an older spec's place that is not a number is
+    /// no missing version), and otherwise the document has no version.
     static func readStoredVersion(from shared: PlaceDecoder, chain: VersionChain) throws -> Int? {
         let (version, keys) = try readVersion(from: shared, chain: chain)
         // In a document that may name the older builds that may read it, the keys that name them
@@ -221,8 +221,12 @@ extension VersionedCodable {
                 failure = failure ?? error
                 continue
             }
-            if let version = read.version {
+            // A version of the chain that the spec which read it does not keep, and that no spec
+            // asked after it confirms, was written by none of the chain's builds with that spec:
+            // it is a field of the type's own, and counts as no version read.
+            if let version = read.version,
                 let found = try confirm((version, read.keys, spec), after: index, from: shared, chain: chain)
+            {
                 shared.foundByOwnSpec = found.spec == VersionSpec.self
                 return (found.version, found.keys)
             }
@@ -257,19 +261,24 @@ extension VersionedCodable {
     /// An older version's own field may stand where a newer spec reads, and a newer one's where
     /// an older spec reads. Where the version found is not its own spec's, but a spec asked later
     /// reads one of its own (the same version, or another), the document is that version's, with
-    /// that spec's places: the field is the type's. Where the version found is its own spec's,
-    /// or newer than the chain, another spec that reads one of its own makes the document either
-    /// version's: unless the decoder's `versionsToRead` says which, decoding stops with
-    /// ``VersionedDecodingError/ambiguousVersion(versions:_:)``. No encode writes such a document
-    /// (see ``SpecWriter/checkReadFirst()``).
+    /// that spec's places: the field is the type's. Where none does, no version is found (`nil`):
+    /// none of the chain's builds writes that number there. Where the version found is its own
+    /// spec's, or newer than every version of the chain, another spec that reads one of its own
+    /// makes the document either version's: unless the decoder's `versionsToRead` says which,
+    /// decoding stops with ``VersionedDecodingError/ambiguousVersion(versions:_:)``. No encode
+    /// writes such a document (see ``SpecWriter/checkReadFirst()``).
     private static func confirm(
         _ found: (version: Int, keys: KeyNotes?, spec: any VersionPathSpec.Type),
         after index: Int,
         from shared: PlaceDecoder,
         chain: VersionChain
-    ) throws -> (version: Int, keys: KeyNotes?, spec: any VersionPathSpec.Type) {
+    ) throws -> (version: Int, keys: KeyNotes?, spec: any VersionPathSpec.Type)? {
         var found = found
-        var holds = chain.spec(of: found.version)?.type == found.spec || !chain.contains(version: found.version)
+        // A number that is no version of the chain, and not newer than all of them (a `0` of the
+        // type's own), is kept by no spec either.
+        var holds =
+            chain.spec(of: found.version)?.type == found.spec
+            || chain.versions.allSatisfy { $0.map { $0 < found.version } ?? true }
         // A spec that keeps only the `nil` version reads none of its own, and is not asked.
         for (later, offset) in chain.specs.dropFirst(index + 1)
         where chain.types.contains(where: { $0.versionSpecType == later && $0.version != nil }) {
@@ -302,7 +311,7 @@ extension VersionedCodable {
             found = (read, keys, later)
             holds = true
         }
-        return found
+        return holds ? found : nil
     }
 
     /// Decodes the value at a versioned part's root from `decoder`, the part's ``PlaceDecoder``:
