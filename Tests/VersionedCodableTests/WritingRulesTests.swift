@@ -1365,6 +1365,55 @@ struct WritingRulesTests {
         #expect(versions == [9, 1])
     }
 
+    // Version 1 keeps a `_metadata` of its own whose `version` is a string; version 2 keeps its
+    // version under `_metadata`. The unversioned version before it does the same as version 1.
+    struct TaggedV0: VersionedCodable, Equatable {
+        static let version: Int? = nil
+        typealias PreviousVersion = NothingEarlier
+        struct Own: Codable, Equatable { var version: String }
+        var _metadata: Own
+    }
+
+    struct TaggedV1: VersionedCodable, Equatable {
+        static let version: Int? = 1
+        typealias PreviousVersion = TaggedV0
+        var _metadata: TaggedV0.Own
+        init(_metadata: TaggedV0.Own) { self._metadata = _metadata }
+        init(from old: TaggedV0) { _metadata = old._metadata }
+        func downgraded() -> TaggedV0 { TaggedV0(_metadata: _metadata) }
+    }
+
+    struct Tagged: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = TaggedV1
+        typealias VersionSpec = MetadataVersionSpec
+        var tag: String
+        init(tag: String) { self.tag = tag }
+        init(from old: TaggedV1) { tag = old._metadata.version }
+        func downgraded() -> TaggedV1 { TaggedV1(_metadata: .init(version: tag)) }
+    }
+
+    @Test(
+        "An older version whose own value a newer spec cannot read as a version is written, unless it is the nil version"
+    )
+    func newerSpecFailingOnAnOlderVersionsValue() throws {
+        // Version 2's spec fails on the string under `_metadata`, and its build asks version 1's
+        // spec next, which reads version 1 at the root.
+        let data = try JSONEncoder().encode(versioned: Tagged(tag: "x"), asVersion: 1)
+        let read = try JSONDecoder().decodeWithStoredVersion(Tagged.self, from: data)
+        #expect(read.storedVersion == 1)
+        #expect(read.wrappedValue == Tagged(tag: "x"))
+        #expect(
+            try JSONDecoder().decode(versioned: TaggedV1.self, from: data) == TaggedV1(_metadata: .init(version: "x"))
+        )
+        // The unversioned version is read by no spec: version 2's build would stop at the failure.
+        #expect(throws: VersionedEncodingError.typeHasClashingVersionField) {
+            try JSONEncoder().encode(versioned: Tagged(tag: "x"), asVersion: nil)
+        }
+        let unversioned = try JSONEncoder().encode(versioned: TaggedV0(_metadata: .init(version: "x")))
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(versioned: Tagged.self, from: unversioned) }
+    }
+
     @Test("An older build's own number where a newer spec reads makes the document either version's")
     func olderBuildsOwnNumberAtNewerPlaceIsAmbiguous() throws {
         // Version 1's own build knows no newer spec: it writes `{"_metadata":{"version":2},
