@@ -51,7 +51,8 @@ public struct Versioned<Value: VersionedCodable> {
     /// spec keeps the version (`_metadata`), are kept, and encoding the
     /// wrapper writes them back with the document's own version, and the fields `Value` knows
     /// with the value's edits. A document that older builds may only read throws when it is
-    /// written.
+    /// written. The wrapper holds all of it, not ``wrappedValue``: encoding the bare value with
+    /// `encode(versioned:)` writes a new document of this build's version, without them.
     public var isFromNewerVersion: Bool { newer != nil }
 
     /// The wrapper, or the error a decode that returns the bare value throws for a document
