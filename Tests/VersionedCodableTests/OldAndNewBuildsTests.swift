@@ -501,6 +501,47 @@ struct OldAndNewBuildsTests {
         }
     }
 
+    /// Writes a label beside the version, the same for every version in this build.
+    struct LabelSpec: VersionPathSpec {
+        static var keyPathToVersion: KeyPath<Self, Int?> { \Self.version }
+        var format: String
+        var version: Int?
+        init(withVersion version: Int?) {
+            format = "note"
+            self.version = version
+        }
+    }
+
+    struct LabelledNote: VersionedCodable, Equatable {
+        static let version: Int? = 2
+        typealias PreviousVersion = NothingEarlier
+        typealias VersionSpec = LabelSpec
+        var name: String
+    }
+
+    @Test("A newer document whose spec part this build's spec writes otherwise is only read")
+    func newerSpecPartThisBuildWritesOtherwise() throws {
+        // A newer build's spec labels its version 3 `note-v3`: writing the document back would
+        // replace the label with this build's `note`.
+        let relabelled =
+            #"{"format":"note-v3","version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","x":1}"#
+        let read = try JSONDecoder().decode(Versioned<LabelledNote>.self, from: Data(relabelled.utf8))
+        #expect(read.isFromNewerVersion)
+        #expect(read.wrappedValue == LabelledNote(name: "n"))
+        #expect(throws: VersionedEncodingError.cannotWriteNewerDocument(storedVersion: 3, writableFrom: 3)) {
+            try JSONEncoder().encode(read)
+        }
+        // With the label this build writes, the document is written back whole.
+        let same = #"{"format":"note","version":3,"versionReadableFrom":2,"versionWritableFrom":2,"name":"n","x":1}"#
+        var edited = try JSONDecoder().decode(Versioned<LabelledNote>.self, from: Data(same.utf8))
+        edited.wrappedValue.name = "m"
+        let object = try VersionPlacementTests.object(try JSONEncoder().encode(edited))
+        #expect(object["format"] as? String == "note")
+        #expect(object["version"] as? Int == 3)
+        #expect(object["x"] as? Int == 1)
+        #expect(object["name"] as? String == "m")
+    }
+
     @Test("The bare decode, decodeWithStoredVersion and decodeTransparently keep refusing a newer document")
     func bareDecodeRefuses() throws {
         let written = try JSONEncoder().encode(versioned: Chore(name: "a", done: false, due: nil))

@@ -55,7 +55,9 @@ public enum VersionedEncodingError: Error, Equatable, @unchecked Sendable {
     /// A value read through ``Versioned`` from a document newer than this build cannot be
     /// written: the document says that builds older than `writableFrom` may read it but not
     /// write it, or it was asked to be written as another version than its own, `storedVersion`,
-    /// which would lose the fields this build keeps without knowing them.
+    /// which would lose the fields this build keeps without knowing them. A document whose spec
+    /// part this build's spec writes otherwise for `storedVersion` (a label the newer build's
+    /// spec changed) is only read too, with `writableFrom` its own version.
     case cannotWriteNewerDocument(storedVersion: Int, writableFrom: Int)
 
     /// The type writes a dictionary, or hands its encoder to one, with an entry under `key`,

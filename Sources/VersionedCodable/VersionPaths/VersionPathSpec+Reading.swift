@@ -28,6 +28,14 @@ extension VersionPathSpec {
         }
     }
 
+    /// The spec as the document at `shared`'s root holds it, read as ``readVersion(from:in:at:)``
+    /// reads it.
+    static func read(from shared: PlaceDecoder) throws -> Self {
+        shared.specKeys = KeyNotes()
+        defer { shared.specKeys = nil }
+        return try Self(from: shared)
+    }
+
     /// Where ``keyPathToVersion`` keeps the version in the spec's value, when it is a path of
     /// stored properties stored in the value itself: asked once for each chain (see
     /// ``VersionChain``), since asking a key path costs as much as reading through it.
