@@ -136,21 +136,26 @@ extension VersionedCodable {
         // Written back, the spec's part is what this build's spec writes for the document's
         // version: where the document holds another (a label the newer build's spec changed),
         // it would be replaced, so this build only reads the document.
-        let writableFrom = try writesSpecAsRead(shared, version: stored) ? writable : max(writable, stored)
+        let writableFrom = writesSpecAsRead(shared, version: stored) ? writable : max(writable, stored)
         return Versioned(decoded: value, storedVersion: stored, newer: (stored, readable, writableFrom, unknown))
     }
 
     /// Whether `VersionSpec(withVersion: version)` writes what the spec reads from the document at
     /// `shared`, as JSON with the decoder's `userInfo`; the default spec writes the version alone.
-    private static func writesSpecAsRead(_ shared: PlaceDecoder, version: Int) throws -> Bool {
+    /// A spec that cannot be read again or written as JSON is not known to, and is taken not to.
+    private static func writesSpecAsRead(_ shared: PlaceDecoder, version: Int) -> Bool {
         guard VersionSpec.self != VersionKeyAtRootVersionPathSpec.self else {
             return true
         }
-        let read = try VersionSpec.read(from: shared)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         encoder.userInfo = shared.userInfo.mapValues { cast($0, to: (any Sendable).self) }
-        return (try? encoder.encode(read)) == (try? encoder.encode(VersionSpec(withVersion: version)))
+        guard let read = try? encoder.encode(VersionSpec.read(from: shared)),
+            let written = try? encoder.encode(VersionSpec(withVersion: version))
+        else {
+            return false
+        }
+        return read == written
     }
 
     /// The oldest versions that the document says may read and write it, if it says: beside
