@@ -183,6 +183,10 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         types.map { "\($0) (\(describeVersion($0.version)))" }.joined(separator: " → ")
     }
 
+    /// The highest numbered version of the chain: a stored version above it is newer than the
+    /// chain knows.
+    var newestNumbered: Int? { versions.lazy.compactMap { $0 }.max() }
+
     /// Throws the error a decoder should report for a document stored with `storedVersion`, where
     /// the chain has a problem or no type in it has that version.
     @usableFromInline
@@ -190,8 +194,7 @@ public struct VersionChain: @unchecked Sendable, CustomStringConvertible {
         if let problem {
             throw VersionedDecodingError.invalidVersionChain(problem)
         }
-        let newestKnown = versions.compactMap { $0 }.max()
-        if let storedVersion, let newestKnown, storedVersion > newestKnown {
+        if let storedVersion, let newestKnown = newestNumbered, storedVersion > newestKnown {
             throw VersionedDecodingError.documentVersionTooNew(found: storedVersion, newest: newest)
         }
         throw VersionedDecodingError.unsupportedVersion(tried: oldest)

@@ -300,7 +300,7 @@ extension VersionedCodable {
         // type's own), is kept by no spec either.
         var holds =
             chain.spec(of: found.version)?.type == found.spec
-            || chain.versions.allSatisfy { $0.map { $0 < found.version } ?? true }
+            || chain.newestNumbered.map { found.version > $0 } ?? true
         // A spec that keeps only the `nil` version reads none of its own, and is not asked.
         for (later, offset) in chain.specs.dropFirst(index + 1)
         where chain.types.contains(where: { $0.versionSpecType == later && $0.version != nil }) {

@@ -12,10 +12,8 @@ extension VersionPathSpec {
         at offset: Int?
     ) throws -> (Int?, KeyNotes) {
         let keys = KeyNotes()
-        shared.specKeys = keys
-        defer { shared.specKeys = nil }
         do {
-            return (try Self(from: shared).version(at: offset, in: chain), keys)
+            return (try read(from: shared, noting: keys).version(at: offset, in: chain), keys)
         } catch let error as DecodingError where keys.metMissingKeyAnywhere {
             // A key the spec needs is missing or `null` (a document without `_metadata`, written
             // before the type was versioned): the document has no version. Anything else the
@@ -28,10 +26,10 @@ extension VersionPathSpec {
         }
     }
 
-    /// The spec as the document at `shared`'s root holds it, read as ``readVersion(from:in:at:)``
-    /// reads it.
-    static func read(from shared: PlaceDecoder) throws -> Self {
-        shared.specKeys = KeyNotes()
+    /// The spec as the document at `shared`'s root holds it, with the keys it reads noted in
+    /// `keys`.
+    static func read(from shared: PlaceDecoder, noting keys: KeyNotes = KeyNotes()) throws -> Self {
+        shared.specKeys = keys
         defer { shared.specKeys = nil }
         return try Self(from: shared)
     }
